@@ -1,0 +1,73 @@
+import { join } from "node:path";
+import { redactArgs } from "./redact.ts";
+
+export interface AuditEntry {
+  tool: string;
+  paneId: string | null;
+  args: Record<string, unknown>;
+  outcome: "ok" | "error" | "denied";
+  error?: string;
+  durationMs: number;
+  outputBytes: number;
+}
+
+/**
+ * JSON-lines audit log: one line per tool call, written (and awaited) before the call returns,
+ * so nothing is lost if the server is killed right after.
+ */
+export class AuditLog {
+  #chain: Promise<void> = Promise.resolve();
+  #captureCount = 0;
+
+  private constructor(
+    private readonly file: Deno.FsFile | null,
+    private readonly fullDir: string | null,
+    private readonly payloads: boolean,
+  ) {}
+
+  static async open(options: { file: string | null; fullDir: string | null; payloads: boolean }): Promise<AuditLog> {
+    const file = options.file ? await Deno.open(options.file, { append: true, create: true, mode: 0o600 }) : null;
+    if (options.fullDir) await Deno.mkdir(options.fullDir, { recursive: true, mode: 0o700 });
+    return new AuditLog(file, options.fullDir, options.payloads);
+  }
+
+  get enabled(): boolean {
+    return this.file !== null;
+  }
+
+  record(entry: AuditEntry): Promise<void> {
+    if (!this.file) return Promise.resolve();
+    const file = this.file;
+    const write = async () => {
+      const line = JSON.stringify({
+        ts: new Date().toISOString(),
+        tool: entry.tool,
+        pane_id: entry.paneId,
+        args: this.payloads ? entry.args : await redactArgs(entry.args),
+        outcome: entry.outcome,
+        ...(entry.error ? { error: entry.error } : {}),
+        duration_ms: Math.round(entry.durationMs * 1000) / 1000,
+        output_bytes: entry.outputBytes,
+      }) + "\n";
+      const bytes = new TextEncoder().encode(line);
+      for (let n = 0; n < bytes.length;) n += await file.write(bytes.subarray(n));
+    };
+    this.#chain = this.#chain.then(write, write);
+    return this.#chain;
+  }
+
+  /** With --audit-full: keeps every capture as `DIR/<pane>-capture-NNN.txt`. */
+  async capture(paneId: string, text: string): Promise<void> {
+    if (!this.fullDir) return;
+    const n = String(++this.#captureCount).padStart(3, "0");
+    await Deno.writeTextFile(join(this.fullDir, `${paneId.replace(/^%/, "pane")}-capture-${n}.txt`), text, {
+      mode: 0o600,
+    });
+  }
+
+  close(): void {
+    try {
+      this.file?.close();
+    } catch { /* already closed */ }
+  }
+}

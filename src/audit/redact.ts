@@ -1,0 +1,32 @@
+/** Arguments whose values are payloads (what the agent types or runs) and never logged in clear. */
+const PAYLOAD_KEYS = new Set(["keys", "text", "command", "input"]);
+const MAP_PAYLOAD_KEYS = new Set(["env"]);
+
+export interface Digest {
+  len: number;
+  sha256: string;
+}
+
+async function digest(value: unknown): Promise<Digest> {
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  const bytes = new TextEncoder().encode(text);
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return { len: text.length, sha256: Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("") };
+}
+
+/** Replaces payload values with `{len, sha256}`; other values are kept as they are. */
+export async function redactArgs(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (PAYLOAD_KEYS.has(key) && value !== undefined) {
+      out[key] = Array.isArray(value) ? await Promise.all(value.map(digest)) : await digest(value);
+    } else if (MAP_PAYLOAD_KEYS.has(key) && value && typeof value === "object") {
+      const map: Record<string, Digest> = {};
+      for (const [k, v] of Object.entries(value)) map[k] = await digest(v);
+      out[key] = map;
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+import { formatTemplate, parseRows } from "../tmux/formats.ts";
+import type { TmuxServer } from "../tmux/server.ts";
+
+/** The pane fields every listing reads; one template, one strict parser. */
+export const PANE_FIELDS = {
+  paneId: "pane_id",
+  windowId: "window_id",
+  sessionId: "session_id",
+  sessionName: "session_name",
+  windowIndex: "window_index",
+  paneIndex: "pane_index",
+  name: "@tmuxwright_name",
+  owner: "@tmuxwright_owner",
+  log: "@tmuxwright_log",
+  title: "pane_title",
+  dead: "pane_dead",
+  deadStatus: "pane_dead_status",
+  command: "pane_current_command",
+  pid: "pane_pid",
+  cwd: "pane_current_path",
+  width: "pane_width",
+  height: "pane_height",
+  historySize: "history_size",
+  active: "pane_active",
+  inMode: "pane_in_mode",
+} as const;
+
+export const PANE_TEMPLATE = formatTemplate(PANE_FIELDS);
+
+export interface PaneInfo {
+  paneId: string;
+  windowId: string;
+  sessionId: string;
+  sessionName: string;
+  windowIndex: number;
+  paneIndex: number;
+  name: string | null;
+  ownerPid: number | null;
+  logPath: string | null;
+  title: string;
+  dead: boolean;
+  exitCode: number | null;
+  command: string;
+  pid: number | null;
+  cwd: string;
+  width: number;
+  height: number;
+  historySize: number;
+}
+
+/** Pane names are stored URI-encoded in a pane option so any text survives tmux's line-based output. */
+export function encodeName(name: string): string {
+  return encodeURIComponent(name);
+}
+
+function decodeName(stored: string): string | null {
+  if (stored === "") return null;
+  try {
+    return decodeURIComponent(stored);
+  } catch {
+    return stored;
+  }
+}
+
+function toInt(value: string): number | null {
+  return /^-?\d+$/.test(value) ? Number(value) : null;
+}
+
+export function parsePanes(lines: readonly string[]): PaneInfo[] {
+  return parseRows(PANE_FIELDS, lines).map((row) => ({
+    paneId: row.paneId,
+    windowId: row.windowId,
+    sessionId: row.sessionId,
+    sessionName: row.sessionName,
+    windowIndex: Number(row.windowIndex),
+    paneIndex: Number(row.paneIndex),
+    name: decodeName(row.name),
+    ownerPid: toInt(row.owner),
+    logPath: row.log === "" ? null : decodeName(row.log),
+    title: row.title,
+    dead: row.dead === "1",
+    exitCode: row.dead === "1" ? toInt(row.deadStatus) : null,
+    command: row.command,
+    pid: toInt(row.pid),
+    cwd: row.cwd,
+    width: Number(row.width),
+    height: Number(row.height),
+    historySize: Number(row.historySize),
+  }));
+}
+
+/** Every pane on the server (`-a`), or the panes of one session (`-s -t`). */
+export async function listPanes(tmux: TmuxServer, sessionTarget?: string): Promise<PaneInfo[]> {
+  const args = sessionTarget
+    ? ["list-panes", "-s", "-t", sessionTarget, "-F", PANE_TEMPLATE]
+    : ["list-panes", "-a", "-F", PANE_TEMPLATE];
+  return parsePanes(await tmux.run(...args));
+}

@@ -1,0 +1,36 @@
+import type * as z from "zod";
+import type { Profile, Tier } from "../config.ts";
+import type { ToolContext } from "./context.ts";
+
+export interface Annotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** One tool: schema, metadata, tier and a short handler. The tool table is a list of these. */
+export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  /** The smallest profile that lists the tool. */
+  profile: Profile;
+  /** The least safety tier that may call the tool; a tool without one is never exposed. */
+  tier: Tier;
+  annotations: Annotations;
+  input: Shape;
+  handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<Record<string, unknown>>;
+}
+
+/** Keeps each definition's handler typed by its own schema. */
+export function defineTool<Shape extends z.ZodRawShape>(definition: ToolDefinition<Shape>): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+export const READ_ONLY: Annotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

@@ -1,0 +1,136 @@
+import * as z from "zod";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  type McpServer,
+  type RequestHandlerExtra,
+  type ServerNotification,
+  type ServerRequest,
+} from "./sdk.ts";
+import type { ToolDefinition } from "./define.ts";
+import { type Engine, tierAllows, ToolContext } from "./context.ts";
+import { ToolError, toToolError } from "../engine/errors.ts";
+import type { Profile } from "../config.ts";
+
+const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
+// Defensive bounds on what a single response may carry.
+const MAX_RESPONSE_CHARS = 1_000_000;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Registers the tools of the configured profile. Each call passes: tier gate → handler →
+ * error mapping → audit line (written before the result is returned).
+ */
+export function registerTools(server: McpServer, engine: Engine, tools: readonly ToolDefinition[]): void {
+  const { config } = engine;
+  const denied = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (!tool.tier || PROFILE_RANK[tool.profile] > PROFILE_RANK[config.tools]) continue;
+    const name = config.toolPrefix + tool.name;
+    const registered = server.registerTool(name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      annotations: { title: tool.title, ...tool.annotations },
+    }, (args: Record<string, unknown>, extra: Extra) => runTool(engine, tool, name, args, extra));
+    if (!tierAllows(config.safety, tool.tier)) {
+      registered.disable(); // hidden from tools/list
+      denied.set(name, tool);
+    }
+  }
+  if (denied.size > 0) gateDeniedTools(server, engine, denied);
+}
+
+/** Calls to tools above the tier get an answer naming the tier and flag instead of "disabled". */
+function gateDeniedTools(server: McpServer, engine: Engine, denied: Map<string, ToolDefinition>): void {
+  const handlers =
+    (server.server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => unknown> })
+      ._requestHandlers;
+  const original = handlers.get("tools/call");
+  if (!original) throw new Error("tools/call handler missing: registerTools must run after the SDK's registration");
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = denied.get(request.params.name);
+    if (!tool) return await original(request, extra) as CallToolResult;
+    const started = performance.now();
+    const error = new ToolError(
+      "TIER_DENIED",
+      `Tool "${request.params.name}" needs safety tier "${tool.tier}"; this server runs at "${engine.config.safety}"`,
+      `Restart tmuxwright with --safety ${tool.tier} (or TMUXWRIGHT_SAFETY=${tool.tier}) to allow it.`,
+    );
+    const result = errorResult(error);
+    await engine.audit.record({
+      tool: request.params.name,
+      paneId: null,
+      args: (request.params.arguments ?? {}) as Record<string, unknown>,
+      outcome: "denied",
+      error: error.code,
+      durationMs: performance.now() - started,
+      outputBytes: 0,
+    });
+    return result;
+  });
+}
+
+async function runTool(
+  engine: Engine,
+  tool: ToolDefinition,
+  name: string,
+  args: Record<string, unknown>,
+  extra: Extra,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  const token = extra._meta?.progressToken;
+  const ctx = new ToolContext(engine, extra.signal, async (progress, total, message) => {
+    if (token === undefined) return;
+    await extra.sendNotification({
+      method: "notifications/progress",
+      params: { progressToken: token, progress, total, message },
+    });
+  });
+  let result: CallToolResult;
+  let outcome: "ok" | "error" = "ok";
+  let code: string | undefined;
+  try {
+    const value = await tool.handler(args as never, ctx);
+    result = okResult(value);
+  } catch (thrown) {
+    const error = toToolError(thrown);
+    if (error.code === "INTERNAL") console.error(`[tmuxwright] ${name} failed:`, thrown);
+    result = errorResult(error);
+    outcome = "error";
+    code = error.code;
+  }
+  const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+  await engine.audit.record({
+    tool: name,
+    paneId: ctx.paneId ?? (typeof args.pane_id === "string" ? args.pane_id : null),
+    args,
+    outcome,
+    error: code,
+    durationMs: performance.now() - started,
+    outputBytes: new TextEncoder().encode(text).length,
+  });
+  return result;
+}
+
+export function okResult(value: Record<string, unknown>): CallToolResult {
+  let text = JSON.stringify(value);
+  if (text.length > MAX_RESPONSE_CHARS) {
+    text = JSON.stringify({
+      error: "RESPONSE_TOO_LARGE",
+      limit_chars: MAX_RESPONSE_CHARS,
+      hint: "Ask for fewer lines.",
+    });
+    return { content: [{ type: "text", text }], isError: true };
+  }
+  return { content: [{ type: "text", text }], structuredContent: value };
+}
+
+export function errorResult(error: ToolError): CallToolResult {
+  const text = `${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ""}`;
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Shared argument schemas, declared once. */
+export const paneIdArg = z.string().min(1).max(200).describe('pane id "%N" or the pane\'s name');

@@ -1,0 +1,13 @@
+import type { PaneInfo } from "../engine/panes.ts";
+import type { Engine } from "./context.ts";
+
+/** The ids every pane result carries, so the agent can chain the next call without a lookup. */
+export function paneIds(pane: PaneInfo): Record<string, unknown> {
+  return { pane_id: pane.paneId, window_id: pane.windowId, session_id: pane.sessionId, name: pane.name };
+}
+
+/** True when this pane is the one the server itself runs in (same socket, same pane). */
+export function isCaller(engine: Engine, pane: PaneInfo): boolean {
+  const caller = engine.config.caller;
+  return caller !== null && caller.paneId === pane.paneId && engine.workspace.sameServerAsCaller;
+}

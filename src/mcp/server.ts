@@ -1,0 +1,24 @@
+import { McpServer } from "./sdk.ts";
+import { NAME, VERSION } from "../version.ts";
+import type { Engine } from "./context.ts";
+import { registerTools } from "./register.ts";
+import { ALL_TOOLS } from "./tools/mod.ts";
+
+export const INSTRUCTIONS = [
+  "tmux terminals for agents. Pattern: act, then wait, then read.",
+  "- Run a command and get its output and exit code: execute_command.",
+  "- Long-running programs: start_process (with `ready` regex) in a named pane, stop_process to end.",
+  "- Interactive: send_keys (text, or keys like C-c) then wait_for_text / watch_pane, then capture_pane or capture_since.",
+  "- pane_id accepts %N or the name given at create_pane. Exited panes keep their output.",
+  "- A human can watch live: see attach_command in create_pane results.",
+].join("\n");
+
+/** A fresh MCP server over the shared engine; no module state, one per transport connection. */
+export function createServer(engine: Engine): McpServer {
+  const server = new McpServer(
+    { name: NAME, title: "tmuxwright", version: VERSION },
+    { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
+  );
+  registerTools(server, engine, ALL_TOOLS);
+  return server;
+}

@@ -1,0 +1,132 @@
+import { commandLine } from "./quote.ts";
+import { classifyTmuxError, TmuxError } from "./errors.ts";
+import { ControlParser, type Reply } from "./control_parser.ts";
+
+export interface ControlHandlers {
+  notification?(name: string, args: string): void;
+  output?(paneId: string, bytes: Uint8Array): void;
+  closed?(reason: string): void;
+}
+
+interface Pending {
+  line: string;
+  resolve(lines: string[]): void;
+  reject(error: Error): void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * One persistent `tmux -C` client. Commands are written one per line and their replies matched
+ * strictly in order. It attaches with `no-output`; `%output` is switched on per pane by callers.
+ * Never send a blocking command (`wait-for CHANNEL`, `run-shell` without `-b`) here: it stalls
+ * every later reply.
+ */
+export class ControlClient {
+  readonly #child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #pending: Pending[] = [];
+  #closedReason: string | null = null;
+  readonly closed: Promise<void>;
+
+  private constructor(child: Deno.ChildProcess, private readonly handlers: ControlHandlers) {
+    this.#child = child;
+    this.#writer = child.stdin.getWriter();
+    const parser = new ControlParser({
+      reply: (reply) => this.#settle(reply),
+      notification: (name, args) => {
+        if (name === "%exit") this.#close(args || "tmux ended the control connection");
+        handlers.notification?.(name, args);
+      },
+      output: (paneId, bytes) => handlers.output?.(paneId, bytes),
+    });
+    this.closed = this.#read(parser);
+  }
+
+  /**
+   * Spawns `tmux -C attach -t =SESSION` and resolves once tmux has attached. `socketArgs` selects
+   * the server (`-L name` / `-S path`).
+   */
+  static async connect(socketArgs: readonly string[], session: string, handlers: ControlHandlers = {}) {
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command("tmux", {
+        args: [...socketArgs, "-C", "attach-session", "-f", "no-output", "-t", `=${session}`],
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) {
+        throw new TmuxError("tmux_missing", "tmux is not installed or not on PATH: install tmux 3.2 or newer");
+      }
+      throw error;
+    }
+    const client = new ControlClient(child, handlers);
+    // Commands are read only after the attach from argv has run, so this reply proves the attach.
+    try {
+      await client.run(["display-message", "-p", "attached"]);
+    } catch (error) {
+      throw new TmuxError("server_gone", `Cannot attach to tmux session "${session}": ${(error as Error).message}`);
+    }
+    return client;
+  }
+
+  get isOpen(): boolean {
+    return this.#closedReason === null;
+  }
+
+  /** Runs one tmux command and resolves with its output lines; a tmux error rejects. */
+  run(args: readonly string[]): Promise<string[]> {
+    const line = commandLine(args);
+    if (this.#closedReason !== null) {
+      return Promise.reject(new TmuxError("disconnected", `tmux connection is closed: ${this.#closedReason}`, line));
+    }
+    const { promise, resolve, reject } = Promise.withResolvers<string[]>();
+    this.#pending.push({ line, resolve, reject });
+    this.#writer.write(encoder.encode(line + "\n")).catch((error) => this.#close(String(error)));
+    return promise;
+  }
+
+  /** Detaches (closing stdin makes tmux send `%exit` and end the client). */
+  async close(): Promise<void> {
+    if (this.#closedReason === null) {
+      await this.#writer.close().catch(() => {});
+    }
+    await this.closed;
+  }
+
+  /** Ends the client process at once (used on shutdown). */
+  kill(): void {
+    try {
+      this.#child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }
+
+  #settle(reply: Reply): void {
+    const pending = this.#pending.shift();
+    if (!pending) return; // a reply with nobody waiting: cannot happen for flags=1 blocks
+    if (reply.ok) pending.resolve(reply.lines);
+    else pending.reject(classifyTmuxError(reply.lines.join("\n"), pending.line));
+  }
+
+  async #read(parser: ControlParser): Promise<void> {
+    try {
+      for await (const chunk of this.#child.stdout) parser.push(chunk);
+    } catch (error) {
+      this.#close(String(error));
+    }
+    this.#close("tmux control client exited");
+    await this.#child.status.catch(() => {});
+  }
+
+  #close(reason: string): void {
+    if (this.#closedReason !== null) return;
+    this.#closedReason = reason;
+    for (const pending of this.#pending.splice(0)) {
+      pending.reject(new TmuxError("disconnected", `tmux connection closed: ${reason}`, pending.line));
+    }
+    this.#writer.close().catch(() => {});
+    this.handlers.closed?.(reason);
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Quoting for tmux command lines sent over the control connection.
+ *
+ * Every argument becomes one double-quoted tmux word. Inside double quotes tmux's parser
+ * expands `$VAR` and interprets `\` escapes, and a raw newline would end the command and
+ * start another one, so `\`, `"` and `$` are escaped and every control byte is written as
+ * a three-digit octal escape. The result never contains a raw CR or LF.
+ */
+export function quoteArg(value: string): string {
+  let out = '"';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if (code === 0) throw new RangeError("tmux arguments cannot contain a NUL byte");
+    if (ch === "\\" || ch === '"' || ch === "$") out += "\\" + ch;
+    else if (code < 0x20 || code === 0x7f) out += "\\" + code.toString(8).padStart(3, "0");
+    else if (code >= 0xd800 && code <= 0xdfff) out += "\uFFFD"; // lone surrogate: not encodable
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** One control-mode command line: the command name followed by quoted arguments. */
+export function commandLine(args: readonly string[]): string {
+  if (args.length === 0) throw new RangeError("empty tmux command");
+  const [name, ...rest] = args;
+  if (!/^[a-z-]+$/.test(name)) throw new RangeError(`invalid tmux command name: ${JSON.stringify(name)}`);
+  return [name, ...rest.map(quoteArg)].join(" ");
+}
+
+/**
+ * Escapes text for arguments that tmux expands as a format (`-c`, `-n`, `pipe-pane` commands):
+ * `#` starts a format or a `#()` job, so every `#` is doubled.
+ */
+export function escapeFormat(value: string): string {
+  return value.replaceAll("#", "##");
+}

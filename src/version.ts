@@ -1,0 +1,2 @@
+export const NAME = "tmuxwright";
+export const VERSION = "0.1.0";

@@ -1,0 +1,142 @@
+import { CallToolResultSchema, Client, StdioClientTransport } from "./sdk_client.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The exact permission flags of `deno task start`, so tests run the server as users do. */
+export function startPermissions(): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
+  const words: string[] = config.tasks.start.split(/\s+/);
+  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts"));
+}
+
+export interface ServerOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  /** Reuse a socket/state directory from an earlier server (restart tests). */
+  dir?: string;
+}
+
+/** Environment for a server or tmux under test: never the developer's tmux. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    ...Deno.env.toObject(),
+    SHELL: "/bin/bash",
+    TMUXWRIGHT_TMUX_CONFIG: "/dev/null",
+    ...extra,
+  };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("TMUXWRIGHT_") && !(key in extra) && key !== "TMUXWRIGHT_TMUX_CONFIG") delete env[key];
+  }
+  return env;
+}
+
+/**
+ * A real tmuxwright server over stdio, on its own tmux socket in a short temp dir, driven by the
+ * official SDK client. `await using` tears everything down.
+ */
+export class TestServer {
+  private constructor(
+    readonly client: Client,
+    readonly transport: StdioClientTransport,
+    readonly dir: string,
+    readonly socket: string,
+    readonly stderr: string[],
+  ) {}
+
+  static async start(options: ServerOptions = {}): Promise<TestServer> {
+    const dir = options.dir ?? await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+    const socket = `${dir}/s`;
+    const transport = new StdioClientTransport({
+      command: "deno",
+      args: [
+        "run",
+        ...startPermissions(),
+        `${ROOT}main.ts`,
+        "--socket-path",
+        socket,
+        "--state-dir",
+        `${dir}/state`,
+        ...(options.args ?? []),
+      ],
+      env: cleanEnv(options.env),
+      stderr: "pipe",
+    });
+    const stderr: string[] = [];
+    transport.stderr?.on("data", (chunk: Uint8Array) => stderr.push(new TextDecoder().decode(chunk)));
+    const client = new Client({ name: "tmuxwright-tests", version: "0.0.0" });
+    await client.connect(transport);
+    return new TestServer(client, transport, dir, socket, stderr);
+  }
+
+  /** Calls a tool that must succeed; returns its structured result. */
+  async call<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+    const { text, isError } = await this.raw(name, args);
+    if (isError) throw new Error(`${name} failed: ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  /** Calls a tool that must fail; returns the error text. */
+  async callError(name: string, args: Record<string, unknown> = {}): Promise<string> {
+    const { text, isError } = await this.raw(name, args);
+    if (!isError) throw new Error(`${name} was expected to fail but returned: ${text}`);
+    return text;
+  }
+
+  /** Calls a tool and returns its first text block and error flag. */
+  async raw(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+    const result = CallToolResultSchema.parse(
+      await this.client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 }),
+    );
+    const first = result.content[0];
+    return { text: first?.type === "text" ? first.text : "", isError: result.isError === true };
+  }
+
+  /** Runs tmux directly against the server's socket (for checks from the outside). */
+  async tmux(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return await tmuxAt(this.socket, ...args);
+  }
+
+  get pid(): number {
+    return this.transport.pid!;
+  }
+
+  async close(killTmux = true): Promise<void> {
+    await this.client.close().catch(() => {});
+    if (killTmux) {
+      await this.tmux("kill-server").catch(() => {});
+      await Deno.remove(this.dir, { recursive: true }).catch(() => {});
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+export async function tmuxAt(socket: string, ...args: string[]) {
+  const out = await new Deno.Command("tmux", {
+    args: ["-S", socket, ...args],
+    env: cleanEnv(),
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Waits for a condition with a deadline (never a fixed sleep); returns the last value seen. */
+export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  let value = await probe();
+  while (!ok(value)) {
+    if (performance.now() > deadline) {
+      throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+    value = await probe();
+  }
+  return value;
+}

@@ -1,0 +1,11 @@
+// Client-side SDK modules read environment variables at load time; they stay out of the server's graph.
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+export {
+  CallToolResultSchema,
+  LoggingMessageNotificationSchema,
+  ProgressNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
