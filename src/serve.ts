@@ -4,6 +4,8 @@ import { AuditLog } from "./audit/audit.ts";
 import { Workspace } from "./engine/workspace.ts";
 import type { Engine } from "./mcp/context.ts";
 import { createServer } from "./mcp/server.ts";
+import { PaneOutput } from "./engine/output/source.ts";
+import { logDir } from "./engine/output/log_files.ts";
 import { StdioServerTransport } from "./mcp/sdk.ts";
 
 const SHUTDOWN_BUDGET_MS = 800;
@@ -12,7 +14,8 @@ const SHUTDOWN_BUDGET_MS = 800;
 export async function serveStdio(config: Readonly<Config>): Promise<void> {
   const audit = await AuditLog.open({ file: config.audit, fullDir: config.auditFull, payloads: config.auditPayloads });
   const workspace = new Workspace(config);
-  const engine: Engine = { config, workspace, tmux: workspace.tmux, audit };
+  const output = new PaneOutput(workspace.tmux, logDir(config.stateDir));
+  const engine: Engine = { config, workspace, tmux: workspace.tmux, audit, output };
 
   let stopping = false;
   const stop = async (why: string) => {
@@ -25,6 +28,7 @@ export async function serveStdio(config: Readonly<Config>): Promise<void> {
     } catch (error) {
       console.error("[tmuxwright] cleanup failed:", error);
     }
+    output.close();
     audit.close();
     clearTimeout(timer);
     Deno.exit(0);

@@ -2,6 +2,7 @@ import type { Config, Tier } from "../config.ts";
 import type { Workspace } from "../engine/workspace.ts";
 import type { TmuxServer } from "../tmux/server.ts";
 import type { AuditLog } from "../audit/audit.ts";
+import type { PaneOutput } from "../engine/output/source.ts";
 import type { PaneInfo } from "../engine/panes.ts";
 import { ToolError } from "../engine/errors.ts";
 import { resolvePane } from "../engine/targets.ts";
@@ -12,6 +13,8 @@ export interface Engine {
   workspace: Workspace;
   tmux: TmuxServer;
   audit: AuditLog;
+  /** Live output bytes of any pane (log follower for owned panes, %output for others). */
+  output: PaneOutput;
 }
 
 const TIER_RANK: Record<Tier, number> = { readonly: 0, mutating: 1, destructive: 2 };
