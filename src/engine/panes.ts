@@ -15,6 +15,7 @@ export const PANE_FIELDS = {
   title: "pane_title",
   dead: "pane_dead",
   deadStatus: "pane_dead_status",
+  deadSignal: "pane_dead_signal",
   command: "pane_current_command",
   pid: "pane_pid",
   cwd: "pane_current_path",
@@ -39,7 +40,9 @@ export interface PaneInfo {
   logPath: string | null;
   title: string;
   dead: boolean;
+  /** Exit status; 128+N when the process was killed by signal N (as shells report it). */
   exitCode: number | null;
+  exitSignal: number | null;
   command: string;
   pid: number | null;
   cwd: string;
@@ -67,26 +70,34 @@ function toInt(value: string): number | null {
 }
 
 export function parsePanes(lines: readonly string[]): PaneInfo[] {
-  return parseRows(PANE_FIELDS, lines).map((row) => ({
-    paneId: row.paneId,
-    windowId: row.windowId,
-    sessionId: row.sessionId,
-    sessionName: row.sessionName,
-    windowIndex: Number(row.windowIndex),
-    paneIndex: Number(row.paneIndex),
-    name: decodeName(row.name),
-    ownerPid: toInt(row.owner),
-    logPath: row.log === "" ? null : decodeName(row.log),
-    title: row.title,
-    dead: row.dead === "1",
-    exitCode: row.dead === "1" ? toInt(row.deadStatus) : null,
-    command: row.command,
-    pid: toInt(row.pid),
-    cwd: row.cwd,
-    width: Number(row.width),
-    height: Number(row.height),
-    historySize: Number(row.historySize),
-  }));
+  return parseRows(PANE_FIELDS, lines).map((row) => {
+    // tmux marks a pane dead when its tty closes, slightly before it has reaped the process;
+    // until the status is known the pane still counts as running.
+    const status = toInt(row.deadStatus);
+    const signal = toInt(row.deadSignal);
+    const dead = row.dead === "1" && (status !== null || signal !== null);
+    return {
+      paneId: row.paneId,
+      windowId: row.windowId,
+      sessionId: row.sessionId,
+      sessionName: row.sessionName,
+      windowIndex: Number(row.windowIndex),
+      paneIndex: Number(row.paneIndex),
+      name: decodeName(row.name),
+      ownerPid: toInt(row.owner),
+      logPath: row.log === "" ? null : decodeName(row.log),
+      title: row.title,
+      dead,
+      exitCode: dead ? (status ?? 128 + signal!) : null,
+      exitSignal: dead ? signal : null,
+      command: row.command,
+      pid: toInt(row.pid),
+      cwd: row.cwd,
+      width: Number(row.width),
+      height: Number(row.height),
+      historySize: Number(row.historySize),
+    };
+  });
 }
 
 /** Every pane on the server (`-a`), or the panes of one session (`-s -t`). */

@@ -5,7 +5,6 @@ import { TmuxServer } from "../tmux/server.ts";
 import { ToolError } from "./errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { ensureLogDir, logPathFor, pipeCommand } from "./output/log_files.ts";
-import { processAlive, processStartTime } from "./proc.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -36,6 +35,7 @@ export class Workspace {
   readonly #owned = new Set<string>();
   #gateCounter = 0;
   #creating: Promise<unknown> = Promise.resolve();
+  #reaping: Promise<string[]> | null = null;
 
   constructor(private readonly config: Readonly<Config>) {
     this.sessionName = `tmuxwright-${config.pid}`;
@@ -136,14 +136,13 @@ export class Workspace {
   /** Creates the workspace session if it does not exist; called before every (re)connect. */
   async #prepare(): Promise<string> {
     await ensureLogDir(this.config.stateDir);
+    await this.reapStale(); // a stale workspace's panes would still hold their names
     const base = [...this.config.socketArgs];
     const exists = await tmuxOneShot([...base, "has-session", "-t", `=${this.sessionName}`]);
     if (exists.code !== 0) {
-      const start = processStartTime(this.config.pid) ?? "";
       // Session-level names differ from the pane-level @tmuxwright_owner: formats fall back to session options.
       const sessionOptions = [
         ["@tmuxwright_workspace_pid", String(this.config.pid)],
-        ["@tmuxwright_workspace_start", start],
         ["history-limit", String(this.config.historyLimit)],
         ["default-size", DEFAULT_SIZE],
         ["destroy-unattached", "off"],
@@ -189,22 +188,33 @@ export class Workspace {
     return this.sessionName;
   }
 
-  /** Removes workspace sessions whose owning process is gone. Never touches other sessions. */
-  async reapStale(): Promise<string[]> {
-    const list = await tmuxOneShot([
-      ...this.config.socketArgs,
-      "list-sessions",
-      "-F",
-      "#{session_name}\x1f#{@tmuxwright_workspace_pid}\x1f#{@tmuxwright_workspace_start}",
-    ]);
-    if (list.code !== 0) return [];
+  /**
+   * Removes workspace sessions whose owning process is gone (once per process; later calls share
+   * the result). Never touches other sessions.
+   */
+  reapStale(): Promise<string[]> {
+    this.#reaping ??= this.#reapStale().catch(() => []);
+    return this.#reaping;
+  }
+
+  async #reapStale(): Promise<string[]> {
+    // A live server keeps a control-mode client attached to its workspace; when the process dies
+    // that client sees EOF and exits. (Deno cannot read /proc without --allow-all, so liveness is
+    // judged from tmux's side.) Workspaces kept with --keep are marked and never reaped.
+    const base = this.config.socketArgs;
+    const sessions = await tmuxOneShot([...base, "list-sessions", "-F", "#{session_name}\x1f#{@tmuxwright_kept}"]);
+    if (sessions.code !== 0) return [];
+    const clients = await tmuxOneShot([...base, "list-clients", "-F", "#{client_control_mode}\x1f#{session_name}"]);
+    const watched = new Set(
+      clients.stdout.split("\n").map((l) => l.split("\x1f")).filter(([control]) => control === "1").map(([, s]) => s),
+    );
     const reaped: string[] = [];
-    for (const line of list.stdout.split("\n")) {
-      const [name, owner, start] = line.split("\x1f");
-      const match = /^tmuxwright-(\d+)$/.exec(name ?? "");
-      if (!match || owner !== match[1] || Number(owner) === this.config.pid) continue;
-      if (processAlive(Number(owner), start || null)) continue;
-      const killed = await tmuxOneShot([...this.config.socketArgs, "kill-session", "-t", `=${name}`]);
+    for (const line of sessions.stdout.split("\n")) {
+      const [name, kept] = line.split("\x1f");
+      if (!/^tmuxwright-\d+$/.test(name ?? "") || name === this.sessionName || kept === "1" || watched.has(name)) {
+        continue;
+      }
+      const killed = await tmuxOneShot([...base, "kill-session", "-t", `=${name}`]);
       if (killed.code === 0) reaped.push(name);
     }
     return reaped;
@@ -213,7 +223,19 @@ export class Workspace {
   /** Removes the workspace (or the whole private server) unless --keep; bounded in time by the caller. */
   async shutdown(): Promise<void> {
     this.tmux.kill();
-    if (this.config.keep) return;
+    if (this.config.keep) {
+      if (this.#sessionId !== null) {
+        await tmuxOneShot([
+          ...this.config.socketArgs,
+          "set-option",
+          "-t",
+          `=${this.sessionName}:`,
+          "@tmuxwright_kept",
+          "1",
+        ]);
+      }
+      return;
+    }
     if (this.config.isolated) {
       await tmuxOneShot([...this.config.socketArgs, "kill-server"]);
     } else if (this.#sessionId !== null) {
