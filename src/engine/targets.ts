@@ -4,6 +4,10 @@ import { listPanes, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts"
 
 const PANE_ID = /^%\d{1,9}$/;
 
+export function isPaneId(ref: string): boolean {
+  return PANE_ID.test(ref);
+}
+
 /**
  * Resolves what an agent passes as `pane_id`: a tmux id `%N` or the unique name given at
  * creation. Unknown and ambiguous names are errors that list the candidates.

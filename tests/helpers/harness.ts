@@ -14,6 +14,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Reuse a socket/state directory from an earlier server (restart tests). */
   dir?: string;
+  /** Run this script (e.g. the single-file bundle, with --no-config) instead of main.ts. */
+  entry?: string;
 }
 
 /** Environment for a server or tmux under test: never the developer's tmux. */
@@ -52,8 +54,9 @@ export class TestServer {
       command: "deno",
       args: [
         "run",
+        ...(options.entry ? ["--no-config"] : []),
         ...startPermissions(),
-        `${ROOT}main.ts`,
+        options.entry ?? `${ROOT}main.ts`,
         "--socket-path",
         socket,
         "--state-dir",

@@ -5,7 +5,7 @@ import { paneIdArg } from "../register.ts";
 import { isCaller, paneIds } from "../results.ts";
 import { ToolError } from "../../engine/errors.ts";
 import { listPanes, type PaneInfo } from "../../engine/panes.ts";
-import { capturePane } from "../../engine/capture.ts";
+import { resolveAndCapture } from "../../engine/capture.ts";
 import { KEY_FORMS_HELP, normalizeKey } from "../../tmux/keys.ts";
 import type { ToolContext } from "../context.ts";
 
@@ -184,14 +184,14 @@ export const coreTools = [
       ansi: z.boolean().optional().describe("keep colour escapes"),
     },
     async handler(args, ctx) {
-      const pane = await ctx.pane(args.pane_id);
-      const capture = await capturePane(ctx.tmux, pane, {
+      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, {
         lines: args.lines,
         start: args.start,
         end: args.end,
         joinWrapped: args.join_wrapped,
         ansi: args.ansi,
       });
+      ctx.paneId = pane.paneId;
       await ctx.engine.audit.capture(pane.paneId, capture.text);
       return {
         ...paneIds(pane),

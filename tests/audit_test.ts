@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { TestServer } from "./helpers/harness.ts";
+
+async function auditLines(path: string): Promise<Record<string, unknown>[]> {
+  return (await Deno.readTextFile(path)).trim().split("\n").map((line) => JSON.parse(line));
+}
+
+Deno.test("--audit writes one redacted JSON line per call before the call returns", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twa" });
+  const log = `${dir}/audit.jsonl`;
+  await using s = await TestServer.start({ args: ["--audit", log, "--audit-full", `${dir}/full`] });
+  const secret = "s3cr3t-token-value";
+  const pane = await s.call<{ pane_id: string }>("create_pane", {
+    name: "a",
+    env: { API_TOKEN: secret },
+    command: `echo ${secret}; exec cat`,
+  });
+  // Read right after each call: the line must already be there.
+  assert.equal((await auditLines(log)).length, 1);
+  await s.call("send_keys", { pane_id: "a", text: `typed ${secret}` });
+  assert.equal((await auditLines(log)).length, 2);
+  await s.call("capture_pane", { pane_id: "a" });
+  await s.callError("kill_pane", { pane_id: "%9999" });
+  const lines = await auditLines(log);
+  assert.deepEqual(lines.map((l) => l.tool), ["create_pane", "send_keys", "capture_pane", "kill_pane"]);
+  assert.deepEqual(lines.map((l) => l.outcome), ["ok", "ok", "ok", "error"]);
+  assert.equal(lines[0].pane_id, pane.pane_id);
+  for (const line of lines) {
+    assert.equal(typeof line.ts, "string");
+    assert.equal(typeof line.duration_ms, "number");
+    assert.equal(typeof line.output_bytes, "number");
+  }
+  const args = lines[1].args as Record<string, { len: number; sha256: string }>;
+  assert.equal(args.text.len, `typed ${secret}`.length);
+  assert.match(args.text.sha256, /^[0-9a-f]{64}$/);
+  assert.ok(!(await Deno.readTextFile(log)).includes(secret), "no payload in clear");
+  const captures = [...Deno.readDirSync(`${dir}/full`)].map((e) => e.name);
+  assert.deepEqual(captures, [`pane${pane.pane_id.slice(1)}-capture-001.txt`]);
+  await Deno.remove(dir, { recursive: true });
+});
