@@ -1,4 +1,3 @@
-import * as z from "zod";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -10,11 +9,13 @@ import {
 import type { ToolDefinition } from "./define.ts";
 import { type Engine, tierAllows, ToolContext } from "./context.ts";
 import { ToolError, toToolError } from "../engine/errors.ts";
-import type { Profile } from "../config.ts";
+import { type Profile, TIERS } from "../config.ts";
+import { paneRef } from "../safety/patterns.ts";
+import { scrubErrorText } from "../safety/scrub.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
-// Defensive bounds on what a single response may carry.
-const MAX_RESPONSE_CHARS = 1_000_000;
+// Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
+export const MAX_RESPONSE_CHARS = 1_000_000;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -26,7 +27,11 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
   const { config } = engine;
   const denied = new Map<string, ToolDefinition>();
   for (const tool of tools) {
-    if (!tool.tier || PROFILE_RANK[tool.profile] > PROFILE_RANK[config.tools]) continue;
+    if (!(TIERS as readonly unknown[]).includes(tool.tier)) {
+      console.error(`[tmuxwright] tool ${tool.name} declares no valid safety tier; not exposed`);
+      continue; // a tool without a tier is never exposed
+    }
+    if (PROFILE_RANK[tool.profile] > PROFILE_RANK[config.tools]) continue;
     const name = config.toolPrefix + tool.name;
     const registered = server.registerTool(name, {
       title: tool.title,
@@ -58,7 +63,7 @@ function gateDeniedTools(server: McpServer, engine: Engine, denied: Map<string, 
       `Tool "${request.params.name}" needs safety tier "${tool.tier}"; this server runs at "${engine.config.safety}"`,
       `Restart tmuxwright with --safety ${tool.tier} (or TMUXWRIGHT_SAFETY=${tool.tier}) to allow it.`,
     );
-    const result = errorResult(error);
+    const result = errorResult(error, request.params.arguments);
     await engine.audit.record({
       tool: request.params.name,
       paneId: null,
@@ -97,7 +102,7 @@ async function runTool(
   } catch (thrown) {
     const error = toToolError(thrown);
     if (error.code === "INTERNAL") console.error(`[tmuxwright] ${name} failed:`, thrown);
-    result = errorResult(error);
+    result = errorResult(error, args);
     outcome = "error";
     code = error.code;
   }
@@ -127,10 +132,11 @@ export function okResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: value };
 }
 
-export function errorResult(error: ToolError): CallToolResult {
-  const text = `${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ""}`;
+/** The agent-facing error text: never echoes payload arguments (text, keys, command, input, env values). */
+export function errorResult(error: ToolError, args: Record<string, unknown> = {}): CallToolResult {
+  const text = scrubErrorText(`${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ""}`, args);
   return { content: [{ type: "text", text }], isError: true };
 }
 
 /** Shared argument schemas, declared once. */
-export const paneIdArg = z.string().min(1).max(200).describe('pane id "%N" or the pane\'s name');
+export const paneIdArg = paneRef.describe('pane id "%N" or the pane\'s name');
