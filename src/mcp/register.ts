@@ -44,11 +44,15 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
       denied.set(name, tool);
     }
   }
-  if (denied.size > 0) gateDeniedTools(server, engine, denied);
+  wrapToolCalls(server, engine, denied);
 }
 
-/** Calls to tools above the tier get an answer naming the tier and flag instead of "disabled". */
-function gateDeniedTools(server: McpServer, engine: Engine, denied: Map<string, ToolDefinition>): void {
+/**
+ * Wraps the SDK's tools/call handler: calls to tools above the tier get an answer naming the tier
+ * and flag instead of "disabled", and the SDK's own errors (input validation, unknown tool) are
+ * scrubbed like ours, since zod messages can quote argument names and values.
+ */
+function wrapToolCalls(server: McpServer, engine: Engine, denied: Map<string, ToolDefinition>): void {
   const handlers =
     (server.server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => unknown> })
       ._requestHandlers;
@@ -56,7 +60,10 @@ function gateDeniedTools(server: McpServer, engine: Engine, denied: Map<string, 
   if (!original) throw new Error("tools/call handler missing: registerTools must run after the SDK's registration");
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = denied.get(request.params.name);
-    if (!tool) return await original(request, extra) as CallToolResult;
+    if (!tool) {
+      const result = await original(request, extra) as CallToolResult;
+      return result.isError ? scrubResult(result, request.params.arguments ?? {}) : result;
+    }
     const started = performance.now();
     const error = new ToolError(
       "TIER_DENIED",
@@ -75,6 +82,13 @@ function gateDeniedTools(server: McpServer, engine: Engine, denied: Map<string, 
     });
     return result;
   });
+}
+
+function scrubResult(result: CallToolResult, args: Record<string, unknown>): CallToolResult {
+  return {
+    ...result,
+    content: result.content.map((c) => (c.type === "text" ? { ...c, text: scrubErrorText(c.text, args) } : c)),
+  };
 }
 
 async function runTool(

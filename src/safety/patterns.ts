@@ -9,10 +9,10 @@ export const PANE_ID = /^%\d{1,9}$/;
 export const WINDOW_ID = /^@\d{1,9}$/;
 export const SESSION_ID = /^\$\d{1,9}$/;
 
-/** Names people give to panes, windows and sessions: letters, digits, space and `_ . - + @ = , /`. */
-export const NAME = /^[\p{L}\p{N}_][\p{L}\p{N} _.+@=,\/-]{0,127}$/u;
+/** Names people give to panes, windows and sessions: ASCII letters, digits, space and `_ . - + @ = , /`. */
+export const NAME = /^[A-Za-z0-9_][A-Za-z0-9 _.+@=,\/-]{0,127}$/;
 /** Session names: as NAME, without `.` and `:` (tmux target separators). */
-export const SESSION_NAME = /^[\p{L}\p{N}_][\p{L}\p{N} _+@=,\/-]{0,127}$/u;
+export const SESSION_NAME = /^[A-Za-z0-9_][A-Za-z0-9 _+@=,\/-]{0,127}$/;
 /** Buffer and wait-for channel names. */
 export const BUFFER_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 export const CHANNEL_NAME = BUFFER_NAME;

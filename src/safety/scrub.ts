@@ -16,14 +16,16 @@ export function payloadValues(args: Record<string, unknown>): string[] {
   };
   for (const [key, value] of Object.entries(args ?? {})) {
     if (PAYLOAD_ARGS.has(key)) add(value);
-    else if (PAYLOAD_MAPS.has(key) && value && typeof value === "object") Object.values(value).forEach(add);
+    else if (PAYLOAD_MAPS.has(key) && value && typeof value === "object") {
+      Object.entries(value).forEach(([name, item]) => [name, item].forEach(add)); // names too: validation echoes them
+    }
   }
   return found.sort((a, b) => b.length - a.length);
 }
 
 /**
  * Error text safe to return: payload values (and each of their lines, since tmux reports one
- * line at a time) replaced by `[redacted]`, and the length bounded.
+ * line at a time) replaced by `[redacted]`, control bytes escaped, and the length bounded.
  */
 export function scrubErrorText(text: string, args: Record<string, unknown>): string {
   let out = text;
@@ -31,6 +33,8 @@ export function scrubErrorText(text: string, args: Record<string, unknown>): str
     const pieces = [value, ...value.split(/\r?\n/).filter((line) => line.trim().length >= MIN_SECRET_CHARS)];
     for (const piece of pieces) out = out.replaceAll(piece, "[redacted]");
   }
+  // deno-lint-ignore no-control-regex
+  out = out.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`);
   if (out.length > MAX_ERROR_CHARS) out = `${out.slice(0, MAX_ERROR_CHARS)}… (cut at ${MAX_ERROR_CHARS} characters)`;
   return out;
 }
