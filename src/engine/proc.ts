@@ -17,9 +17,21 @@ export function processAlive(pid: number, expectedStart: string | null): boolean
     Deno.statSync(`/proc/${pid}`);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
+    // Deno allows /proc reads only with --allow-all; the sandboxed server asks the OS by starting
+    // tmux in that directory instead (a spawn fails when the process, hence the directory, is gone).
+    if (error instanceof Deno.errors.NotCapable) return pidDirectoryExists(pid);
     return true; // cannot tell: never reap on doubt
   }
   if (expectedStart === null) return true;
   const start = processStartTime(pid);
   return start === null || start === expectedStart;
+}
+
+function pidDirectoryExists(pid: number): boolean {
+  try {
+    new Deno.Command("tmux", { args: ["-V"], cwd: `/proc/${pid}`, stdout: "null", stderr: "null" }).outputSync();
+    return true;
+  } catch (error) {
+    return !(error instanceof Deno.errors.NotFound);
+  }
 }

@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 /**
  * The server runs under the Deno permissions of `deno task start` (see docs/SECURITY.md): tmux
  * is the only program it may spawn, and it may read and write only its state directory, the
- * audit paths and /proc. These helpers keep features working inside that box.
+ * audit paths. These helpers keep features working inside that box.
  */
 
 /** Paths this configuration writes, each with the flag that chose it. */
@@ -25,7 +25,7 @@ export function sandboxPathProblem(config: Readonly<Config>): string | null {
     if (missing.length === 0) continue;
     const grants = missing.map((m) => `--allow-${m}=${path}`).join(" ");
     return `Cannot use ${flag} "${path}": the Deno permissions do not allow ${missing.join(" and ")} access there; ` +
-      `add ${grants} to the deno run flags (deno task start grants only the default state directory and /proc)`;
+      `add ${grants} to the deno run flags (deno task start grants only the default state directory)`;
   }
   return null;
 }
