@@ -58,7 +58,15 @@ async function coldStart(runs: number): Promise<void> {
     const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twb" });
     const started = performance.now();
     const child = new Deno.Command("deno", {
-      args: ["run", ...startPermissions(), MAIN, "--socket-path", `${dir}/s`, "--state-dir", `${dir}/state`],
+      args: [
+        "run",
+        ...startPermissions(cleanEnv(), [dir]),
+        MAIN,
+        "--socket-path",
+        `${dir}/s`,
+        "--state-dir",
+        `${dir}/state`,
+      ],
       env: cleanEnv(),
       stdin: "piped",
       stdout: "piped",

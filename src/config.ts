@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { isAbsolute, join, normalize } from "node:path";
+import { sandboxPathProblem } from "./safety/sandbox.ts";
 
 export const PROFILES = ["core", "agent", "all"] as const;
 export type Profile = typeof PROFILES[number];
@@ -160,7 +161,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     return normalize(value);
   };
 
-  return Object.freeze({
+  const config: Config = {
     command,
     tools: oneOf("--tools", (values.tools as string | undefined) ?? "agent", PROFILES),
     toolPrefix: validPrefix((values["tool-prefix"] as string | undefined) ?? ""),
@@ -177,7 +178,11 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     shell: envValue("SHELL") || "/bin/sh",
     pid,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
-  });
+  };
+  // Paths outside the Deno permissions fail here, naming the flag to add, not at the first tool call.
+  const sandboxProblem = command === "serve" ? sandboxPathProblem(config) : null;
+  if (sandboxProblem) throw new ConfigError(sandboxProblem);
+  return Object.freeze(config);
 }
 
 function validPrefix(prefix: string): string {

@@ -8,7 +8,7 @@ async function auditLines(path: string): Promise<Record<string, unknown>[]> {
 Deno.test("--audit writes one redacted JSON line per call before the call returns", async () => {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twa" });
   const log = `${dir}/audit.jsonl`;
-  await using s = await TestServer.start({ args: ["--audit", log, "--audit-full", `${dir}/full`] });
+  await using s = await TestServer.start({ dir, args: ["--audit", log, "--audit-full", `${dir}/full`] });
   const secret = "s3cr3t-token-value";
   const pane = await s.call<{ pane_id: string }>("create_pane", {
     name: "a",
@@ -36,5 +36,4 @@ Deno.test("--audit writes one redacted JSON line per call before the call return
   assert.ok(!(await Deno.readTextFile(log)).includes(secret), "no payload in clear");
   const captures = [...Deno.readDirSync(`${dir}/full`)].map((e) => e.name);
   assert.deepEqual(captures, [`pane${pane.pane_id.slice(1)}-capture-001.txt`]);
-  await Deno.remove(dir, { recursive: true });
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { dirname } from "node:path";
 import { cleanEnv, startPermissions, tmuxAt, until } from "./helpers/harness.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -12,7 +13,16 @@ class RawServer {
 
   constructor(readonly socket: string, stateDir: string, args: string[] = []) {
     this.child = new Deno.Command("deno", {
-      args: ["run", ...startPermissions(), MAIN, "--socket-path", socket, "--state-dir", stateDir, ...args],
+      args: [
+        "run",
+        ...startPermissions(cleanEnv(), [dirname(socket)]),
+        MAIN,
+        "--socket-path",
+        socket,
+        "--state-dir",
+        stateDir,
+        ...args,
+      ],
       env: cleanEnv(),
       stdin: "piped",
       stdout: "piped",

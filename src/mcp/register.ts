@@ -1,4 +1,3 @@
-import * as z from "zod";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -10,11 +9,13 @@ import {
 import type { ToolDefinition } from "./define.ts";
 import { type Engine, tierAllows, ToolContext } from "./context.ts";
 import { ToolError, toToolError } from "../engine/errors.ts";
-import type { Profile } from "../config.ts";
+import { type Profile, TIERS } from "../config.ts";
+import { paneRef } from "../safety/patterns.ts";
+import { scrubErrorText } from "../safety/scrub.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
-// Defensive bounds on what a single response may carry.
-const MAX_RESPONSE_CHARS = 1_000_000;
+// Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
+export const MAX_RESPONSE_CHARS = 1_000_000;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -26,7 +27,11 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
   const { config } = engine;
   const denied = new Map<string, ToolDefinition>();
   for (const tool of tools) {
-    if (!tool.tier || PROFILE_RANK[tool.profile] > PROFILE_RANK[config.tools]) continue;
+    if (!(TIERS as readonly unknown[]).includes(tool.tier)) {
+      console.error(`[tmuxwright] tool ${tool.name} declares no valid safety tier; not exposed`);
+      continue; // a tool without a tier is never exposed
+    }
+    if (PROFILE_RANK[tool.profile] > PROFILE_RANK[config.tools]) continue;
     const name = config.toolPrefix + tool.name;
     const registered = server.registerTool(name, {
       title: tool.title,
@@ -39,11 +44,15 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
       denied.set(name, tool);
     }
   }
-  if (denied.size > 0) gateDeniedTools(server, engine, denied);
+  wrapToolCalls(server, engine, denied);
 }
 
-/** Calls to tools above the tier get an answer naming the tier and flag instead of "disabled". */
-function gateDeniedTools(server: McpServer, engine: Engine, denied: Map<string, ToolDefinition>): void {
+/**
+ * Wraps the SDK's tools/call handler: calls to tools above the tier get an answer naming the tier
+ * and flag instead of "disabled", and the SDK's own errors (input validation, unknown tool) are
+ * scrubbed like ours, since zod messages can quote argument names and values.
+ */
+function wrapToolCalls(server: McpServer, engine: Engine, denied: Map<string, ToolDefinition>): void {
   const handlers =
     (server.server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => unknown> })
       ._requestHandlers;
@@ -51,14 +60,17 @@ function gateDeniedTools(server: McpServer, engine: Engine, denied: Map<string, 
   if (!original) throw new Error("tools/call handler missing: registerTools must run after the SDK's registration");
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = denied.get(request.params.name);
-    if (!tool) return await original(request, extra) as CallToolResult;
+    if (!tool) {
+      const result = await original(request, extra) as CallToolResult;
+      return result.isError ? scrubResult(result, request.params.arguments ?? {}) : result;
+    }
     const started = performance.now();
     const error = new ToolError(
       "TIER_DENIED",
       `Tool "${request.params.name}" needs safety tier "${tool.tier}"; this server runs at "${engine.config.safety}"`,
       `Restart tmuxwright with --safety ${tool.tier} (or TMUXWRIGHT_SAFETY=${tool.tier}) to allow it.`,
     );
-    const result = errorResult(error);
+    const result = errorResult(error, request.params.arguments);
     await engine.audit.record({
       tool: request.params.name,
       paneId: null,
@@ -70,6 +82,13 @@ function gateDeniedTools(server: McpServer, engine: Engine, denied: Map<string, 
     });
     return result;
   });
+}
+
+function scrubResult(result: CallToolResult, args: Record<string, unknown>): CallToolResult {
+  return {
+    ...result,
+    content: result.content.map((c) => (c.type === "text" ? { ...c, text: scrubErrorText(c.text, args) } : c)),
+  };
 }
 
 async function runTool(
@@ -97,7 +116,7 @@ async function runTool(
   } catch (thrown) {
     const error = toToolError(thrown);
     if (error.code === "INTERNAL") console.error(`[tmuxwright] ${name} failed:`, thrown);
-    result = errorResult(error);
+    result = errorResult(error, args);
     outcome = "error";
     code = error.code;
   }
@@ -127,10 +146,11 @@ export function okResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: value };
 }
 
-export function errorResult(error: ToolError): CallToolResult {
-  const text = `${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ""}`;
+/** The agent-facing error text: never echoes payload arguments (text, keys, command, input, env values). */
+export function errorResult(error: ToolError, args: Record<string, unknown> = {}): CallToolResult {
+  const text = scrubErrorText(`${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ""}`, args);
   return { content: [{ type: "text", text }], isError: true };
 }
 
 /** Shared argument schemas, declared once. */
-export const paneIdArg = z.string().min(1).max(200).describe('pane id "%N" or the pane\'s name');
+export const paneIdArg = paneRef.describe('pane id "%N" or the pane\'s name');

@@ -2,8 +2,9 @@
  * Quoting for tmux command lines sent over the control connection.
  *
  * Every argument becomes one double-quoted tmux word. Inside double quotes tmux's parser
- * expands `$VAR` and interprets `\` escapes, and a raw newline would end the command and
- * start another one, so `\`, `"` and `$` are escaped and every control byte is written as
+ * expands `$VAR` and a leading `~` (measured: `"~"` became the home directory), interprets `\`
+ * escapes, and a raw newline would end the command and start another one, so `\`, `"`, `$` and
+ * `~` are escaped and every control byte is written as
  * a three-digit octal escape. The result never contains a raw CR or LF.
  */
 export function quoteArg(value: string): string {
@@ -11,7 +12,7 @@ export function quoteArg(value: string): string {
   for (const ch of value) {
     const code = ch.codePointAt(0)!;
     if (code === 0) throw new RangeError("tmux arguments cannot contain a NUL byte");
-    if (ch === "\\" || ch === '"' || ch === "$") out += "\\" + ch;
+    if (ch === "\\" || ch === '"' || ch === "$" || ch === "~") out += "\\" + ch;
     else if (code < 0x20 || code === 0x7f) out += "\\" + code.toString(8).padStart(3, "0");
     else if (code >= 0xd800 && code <= 0xdfff) out += "\uFFFD"; // lone surrogate: not encodable
     else out += ch;

@@ -2,11 +2,20 @@ import { CallToolResultSchema, Client, StdioClientTransport } from "./sdk_client
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** The exact permission flags of `deno task start`, so tests run the server as users do. */
-export function startPermissions(): string[] {
+/**
+ * The exact permission flags of `deno task start`, so tests run the server as users do: `$VAR`
+ * expanded from `env` as the task shell does, and `extraPaths` (a test's temp dir, where its
+ * state directory and audit files live) added to the read and write grants.
+ */
+export function startPermissions(env: Record<string, string> = cleanEnv(), extraPaths: string[] = []): string[] {
   const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
   const words: string[] = config.tasks.start.split(/\s+/);
-  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts"));
+  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts")).map((word) => {
+    const expanded = word.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, name) => env[name] ?? "");
+    return /^--allow-(read|write)=/.test(expanded) && extraPaths.length > 0
+      ? `${expanded},${extraPaths.join(",")}`
+      : expanded;
+  });
 }
 
 export interface ServerOptions {
@@ -24,10 +33,10 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
     ...Deno.env.toObject(),
     SHELL: "/bin/bash",
     TMUXWRIGHT_TMUX_CONFIG: "/dev/null",
-    ...extra,
   };
   delete env.TMUX;
   delete env.TMUX_PANE;
+  Object.assign(env, extra); // a test may set TMUX/TMUX_PANE on purpose (self-protection)
   for (const key of Object.keys(env)) {
     if (key.startsWith("TMUXWRIGHT_") && !(key in extra) && key !== "TMUXWRIGHT_TMUX_CONFIG") delete env[key];
   }
@@ -50,12 +59,13 @@ export class TestServer {
   static async start(options: ServerOptions = {}): Promise<TestServer> {
     const dir = options.dir ?? await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
     const socket = `${dir}/s`;
+    const env = cleanEnv(options.env);
     const transport = new StdioClientTransport({
       command: "deno",
       args: [
         "run",
         ...(options.entry ? ["--no-config"] : []),
-        ...startPermissions(),
+        ...startPermissions(env, [dir]),
         options.entry ?? `${ROOT}main.ts`,
         "--socket-path",
         socket,
@@ -63,7 +73,7 @@ export class TestServer {
         `${dir}/state`,
         ...(options.args ?? []),
       ],
-      env: cleanEnv(options.env),
+      env,
       stderr: "pipe",
     });
     const stderr: string[] = [];
@@ -131,7 +141,7 @@ export async function tmuxAt(socket: string, ...args: string[]) {
 }
 
 /** Waits for a condition with a deadline (never a fixed sleep); returns the last value seen. */
-export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   let value = await probe();
   while (!ok(value)) {

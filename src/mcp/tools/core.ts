@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { isAbsolute } from "node:path";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../register.ts";
 import { isCaller, paneIds } from "../results.ts";
@@ -8,31 +7,21 @@ import { listPanes, type PaneInfo } from "../../engine/panes.ts";
 import { resolveAndCapture } from "../../engine/capture.ts";
 import { KEY_FORMS_HELP, normalizeKey } from "../../tmux/keys.ts";
 import type { ToolContext } from "../context.ts";
+import * as patterns from "../../safety/patterns.ts";
+import { assertNotCallerPane } from "../../safety/self_protection.ts";
+import { directoryProblem } from "../../safety/sandbox.ts";
 
 const DIRECTIONS = ["right", "below", "left", "above"] as const;
 
-export const nameArg = z.string().min(1).max(128).describe("unique name, usable as pane_id");
-export const cwdArg = z.string().min(1).max(4096).describe("absolute start directory");
+export const nameArg = patterns.nameArg.describe("unique name, usable as pane_id");
+export const cwdArg = patterns.absolutePathArg.describe("absolute start directory");
 export const commandArg = z.string().min(1).max(1_000_000);
 
 /** Checks a start directory before tmux sees it (tmux would silently fall back to $HOME). */
 export async function checkCwd(cwd: string | undefined): Promise<void> {
   if (cwd === undefined) return;
-  if (!isAbsolute(cwd)) {
-    throw new ToolError("INVALID_ARGUMENT", `Invalid cwd ${JSON.stringify(cwd)}: must be an absolute path`);
-  }
-  try {
-    const info = await Deno.stat(cwd);
-    if (!info.isDirectory) {
-      throw new ToolError("INVALID_ARGUMENT", `Invalid cwd ${JSON.stringify(cwd)}: not a directory`);
-    }
-  } catch (error) {
-    if (error instanceof ToolError) throw error;
-    if (error instanceof Deno.errors.NotFound) {
-      throw new ToolError("INVALID_ARGUMENT", `Invalid cwd ${JSON.stringify(cwd)}: directory does not exist`);
-    }
-    // Not permitted to look: tmux will start there or fall back to the home directory.
-  }
+  const problem = await directoryProblem(cwd);
+  if (problem) throw new ToolError("INVALID_ARGUMENT", `Invalid cwd ${JSON.stringify(cwd)}: ${problem}`);
 }
 
 export function checkName(name: string | undefined): void {
@@ -82,7 +71,7 @@ export const coreTools = [
       command: commandArg.optional().describe("run this instead of an interactive shell"),
       name: nameArg.optional(),
       cwd: cwdArg.optional(),
-      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/), z.string().max(32_768)).optional(),
+      env: z.record(patterns.envNameArg, z.string().max(32_768)).optional(),
       login: z.boolean().optional().describe("login shell"),
       split_from: paneIdArg.optional(),
       direction: z.enum(DIRECTIONS).optional().describe("with split_from; default below"),
@@ -113,7 +102,7 @@ export const coreTools = [
     tier: "readonly",
     annotations: READ_ONLY,
     input: {
-      session: z.string().min(1).max(200).optional().describe("session name or $id"),
+      session: patterns.sessionRef.optional().describe("session name or $id"),
       owned_only: z.boolean().optional().describe("only panes this server created"),
     },
     async handler(args, ctx) {
@@ -137,17 +126,18 @@ export const coreTools = [
     input: {
       pane_id: paneIdArg,
       text: z.string().max(1_000_000).optional(),
-      keys: z.array(z.string().min(1).max(32)).max(256).optional(),
+      keys: z.array(patterns.keyArg).max(256).optional(),
       enter: z.boolean().optional(),
     },
     async handler(args, ctx) {
       if (args.text === undefined && (args.keys === undefined || args.keys.length === 0)) {
         throw new ToolError("INVALID_ARGUMENT", "Nothing to send: give text, keys, or both");
       }
-      const keys = (args.keys ?? []).map((key) => {
+      const keys = (args.keys ?? []).map((key, i) => {
         const normalized = normalizeKey(key);
         if (normalized === null) {
-          throw new ToolError("INVALID_ARGUMENT", `Unknown key name ${JSON.stringify(key)}: ${KEY_FORMS_HELP}`);
+          // keys are payloads (audit-redacted), so the value is not echoed back.
+          throw new ToolError("INVALID_ARGUMENT", `Unknown key name at keys[${i}]: ${KEY_FORMS_HELP}`);
         }
         return normalized;
       });
@@ -221,11 +211,12 @@ export const coreTools = [
   }),
 ];
 
-/** Self-protection and the ownership rule for anything that kills or respawns a pane. */
+/**
+ * Self-protection and the ownership rule for anything that kills, respawns or stops a pane:
+ * never the pane the server runs in or the workspace hub; panes of others need `destructive`.
+ */
 export function assertKillable(ctx: ToolContext, pane: PaneInfo, action: string): void {
-  if (isCaller(ctx.engine, pane)) {
-    throw new ToolError("PROTECTED_TARGET", `Cannot ${action} pane ${pane.paneId}: tmuxwright itself runs in it`);
-  }
+  assertNotCallerPane(ctx.engine.config.caller, ctx.workspace.sameServerAsCaller, pane.paneId, action);
   if (ctx.workspace.isHub(pane)) {
     throw new ToolError(
       "PROTECTED_TARGET",

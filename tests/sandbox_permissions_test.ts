@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { cleanEnv, startPermissions, TestServer, until } from "./helpers/harness.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const TASKS = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks;
+
+async function runWithStartFlags(dir: string, script: string, args: string[], env: Record<string, string> = {}) {
+  const fullEnv = cleanEnv(env);
+  const out = await new Deno.Command("deno", {
+    args: ["run", ...startPermissions(fullEnv, [dir]), `${ROOT}${script}`, ...args],
+    env: fullEnv,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: new TextDecoder().decode(out.stdout), stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("the start task grants tmux, the state directory and the server's variables, nothing else", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    const out = await runWithStartFlags(dir, "scripts/sandbox_probe.ts", [`${dir}/state`]);
+    assert.equal(out.code, 0, out.stderr);
+    const result = JSON.parse(out.stdout);
+    assert.deepEqual(result, {
+      run_tmux: "allowed",
+      run_sh: "NotCapable",
+      run_bin_sh: "NotCapable",
+      run_bash: "NotCapable",
+      run_deno: "NotCapable",
+      read_etc_passwd: "NotCapable",
+      read_home_dir: "NotCapable",
+      read_proc_self: "NotCapable",
+      read_state_dir: "allowed",
+      write_state_dir: "allowed",
+      write_tmp: "NotCapable",
+      read_traversal: "NotCapable",
+      env_home: "allowed",
+      env_tmuxwright: "allowed",
+      env_path: "NotCapable",
+      env_all: "NotCapable",
+      net: "NotCapable",
+      ffi: "NotCapable",
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the start and compile tasks share the run and env grants; start uses no blanket grant", () => {
+  const flags = (task: string) => task.split(/\s+/).filter((w) => w.startsWith("--allow-"));
+  const start = flags(TASKS.start);
+  const compile = flags(TASKS.compile);
+  assert.ok(start.includes("--allow-run=tmux") && compile.includes("--allow-run=tmux"));
+  assert.deepEqual(start.find((f) => f.startsWith("--allow-env=")), compile.find((f) => f.startsWith("--allow-env=")));
+  for (
+    const blanket of ["--allow-all", "-A", "--allow-run", "--allow-env", "--allow-read", "--allow-write", "--allow-net"]
+  ) {
+    assert.ok(!start.includes(blanket), `start grants ${blanket}`);
+  }
+  assert.ok(
+    !start.some((f) => f.startsWith("--allow-net") || f.startsWith("--allow-ffi") || f.startsWith("--allow-sys")),
+  );
+  assert.match(TASKS.compile, /-o dist\/tmuxwright main\.ts$/);
+});
+
+Deno.test("every environment variable the server reads is in the --allow-env list", async () => {
+  const allowed = TASKS.start.match(/--allow-env=(\S+)/)[1].split(",");
+  const permitted = (name: string) =>
+    allowed.some((a: string) => (a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : a === name));
+  const read = new Set<string>();
+  for await (const file of walk(`${ROOT}src`)) {
+    const text = await Deno.readTextFile(file);
+    for (const m of text.matchAll(/(?:envValue|Deno\.env\.get)\(\s*"([A-Z0-9_]+)"/g)) read.add(m[1]);
+    for (const m of text.matchAll(/\benv:\s*"([A-Z0-9_]+)"/g)) read.add(m[1]); // the FLAGS table
+  }
+  assert.ok(read.has("TMUX") && read.has("TMUXWRIGHT_SAFETY") && read.has("TMUX_DEBUG_AUDIT"), [...read].join());
+  assert.deepEqual([...read].filter((name) => !permitted(name)), []);
+});
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(path);
+    else if (path.endsWith(".ts")) yield path;
+  }
+}
+
+Deno.test("an audit path outside the granted set fails at start-up naming the flag to add", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  const outside = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw-outside" });
+  try {
+    const args = ["--state-dir", `${dir}/state`, "--socket-path", `${dir}/s`];
+    const audit = await runWithStartFlags(dir, "main.ts", [...args, "--audit", `${outside}/audit.log`]);
+    assert.equal(audit.code, 2, audit.stderr);
+    assert.match(
+      audit.stderr,
+      new RegExp(`Cannot use --audit "${outside}/audit.log": .*--allow-write=${outside}/audit.log`),
+    );
+    const full = await runWithStartFlags(dir, "main.ts", args, { TMUX_DEBUG_AUDIT_FULL: `${outside}/captures` });
+    assert.equal(full.code, 2, full.stderr);
+    assert.match(full.stderr, /Cannot use --audit-full ".*captures": the Deno permissions do not allow write access/);
+    const state = await runWithStartFlags(dir, "main.ts", ["--state-dir", `${outside}/state`]);
+    assert.equal(state.code, 2, state.stderr);
+    assert.match(state.stderr, /--allow-write=.*--allow-read=/);
+    await assert.rejects(Deno.stat(`${outside}/audit.log`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("the sandboxed server works: cwd checks need no read access outside the state directory", async () => {
+  await using server = await TestServer.start();
+  const error = await server.callError("create_pane", { cwd: "/nonexistent-tw-dir" });
+  assert.match(error, /^INVALID_ARGUMENT: Invalid cwd "\/nonexistent-tw-dir": directory does not exist/);
+  assert.match(await server.callError("create_pane", { cwd: "/etc/hostname" }), /not a directory/);
+  const pane = await server.call<{ pane_id: string }>("create_pane", { cwd: "/etc", command: "pwd; cat" });
+  const cwd = async () =>
+    (await server.call<{ panes: { pane_id: string; cwd: string }[] }>("list_panes")).panes
+      .find((p) => p.pane_id === pane.pane_id)?.cwd;
+  await until(cwd, (dir) => dir === "/etc");
+});
