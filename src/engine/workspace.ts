@@ -5,6 +5,7 @@ import { TmuxServer } from "../tmux/server.ts";
 import { ToolError } from "./errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { ensureLogDir, logPathFor, pipeCommand } from "./output/log_files.ts";
+import { pruneLogs, recordLog } from "./output/registry.ts";
 import { processAlive, processStartTime } from "./proc.ts";
 
 export interface CreatePaneOptions {
@@ -44,6 +45,11 @@ export class Workspace {
 
   get sessionId(): string | null {
     return this.#sessionId;
+  }
+
+  /** The tmux server's socket path, known once connected (identifies panes in the log registry). */
+  get socketPath(): string | null {
+    return this.#socketPath;
   }
 
   /** Whether this server's tmux is the one the server process itself runs inside (from TMUX). */
@@ -105,7 +111,16 @@ export class Workspace {
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_owner", String(this.config.pid)],
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_log", encodeName(logPath)],
       ["set-option", "-p", "-t", pane.paneId, "remain-on-exit", "on"],
-      ["pipe-pane", "-o", "-t", pane.paneId, pipeCommand(logPath)],
+      [
+        "pipe-pane",
+        "-o",
+        "-t",
+        pane.paneId,
+        pipeCommand(logPath, {
+          maxBytes: this.config.logMaxBytes,
+          keep: this.config.logKeep,
+        }),
+      ],
     ];
     if (options.name !== undefined) {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_name", encodeName(options.name)]);
@@ -115,6 +130,15 @@ export class Workspace {
     } finally {
       await this.tmux.run("wait-for", "-S", channel); // release the gate even if a setup step failed
     }
+    await recordLog(this.config.stateDir, {
+      pane_id: pane.paneId,
+      name: options.name ?? null,
+      session: pane.sessionName,
+      socket: this.#socketPath,
+      owner_pid: this.config.pid,
+      created: new Date().toISOString(),
+      path: logPath,
+    });
     return {
       pane: { ...pane, name: options.name ?? null, ownerPid: this.config.pid, logPath },
       logPath,
@@ -191,6 +215,8 @@ export class Workspace {
 
   /** Removes workspace sessions whose owning process is gone. Never touches other sessions. */
   async reapStale(): Promise<string[]> {
+    await pruneLogs(this.config.stateDir, this.config.logRetentionDays, (pid) => processAlive(pid, null))
+      .catch((error) => console.error("[tmuxwright] log retention failed:", error));
     const list = await tmuxOneShot([
       ...this.config.socketArgs,
       "list-sessions",
