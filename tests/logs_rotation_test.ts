@@ -59,11 +59,11 @@ Deno.test("LogFollower delivers bytes across rotated segment files in order", as
     await Deno.writeTextFile(segmentPath(log, 0), "abcd");
     let seen = "";
     const handle = follower.follow(log, 2, (bytes) => seen += new TextDecoder().decode(bytes));
-    await until(async () => seen, (s) => s === "cd");
+    await until(() => Promise.resolve(seen), (s) => s === "cd");
     await Deno.writeTextFile(segmentPath(log, 4), "ef");
-    await until(async () => seen, (s) => s === "cdef");
+    await until(() => Promise.resolve(seen), (s) => s === "cdef");
     await Deno.writeTextFile(segmentPath(log, 4), "gh", { append: true });
-    await until(async () => seen, (s) => s === "cdefgh");
+    await until(() => Promise.resolve(seen), (s) => s === "cdefgh");
     assertEquals(handle.offset, 8);
     handle.close();
   } finally {

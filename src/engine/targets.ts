@@ -36,7 +36,9 @@ export async function resolvePane(tmux: TmuxServer, ref: string): Promise<PaneIn
 
 async function paneById(tmux: TmuxServer, id: string): Promise<PaneInfo | null> {
   try {
-    return parsePanes(await tmux.run("display-message", "-p", "-t", id, PANE_TEMPLATE))[0] ?? null;
+    // tmux 3.3 answers an unknown `%N` with an empty row (exit 0) rather than an error.
+    const pane = parsePanes(await tmux.run("display-message", "-p", "-t", id, PANE_TEMPLATE))[0];
+    return pane?.paneId === id ? pane : null;
   } catch (error) {
     if ((error as { kind?: string }).kind === "target_gone") return null;
     throw error;
