@@ -31,7 +31,13 @@ interface Run {
  */
 export async function screenRuns(screen: Screen): Promise<Run[][]> {
   const { width, height, cursor } = screen.state;
-  const term = new Terminal({ cols: Math.max(1, width), rows: Math.max(1, height), scrollback: 0 });
+  // allowProposedApi: buffer cell attribute reads (getFgColor, isBold, ...) are "proposed" API in xterm.js.
+  const term = new Terminal({
+    cols: Math.max(1, width),
+    rows: Math.max(1, height),
+    scrollback: 0,
+    allowProposedApi: true,
+  });
   const data = screen.rows.slice(0, height).join("\r\n") + `\x1b[${cursor.y + 1};${cursor.x + 1}H`;
   await new Promise<void>((resolve) => term.write(data, resolve));
   const buffer = term.buffer.active;
