@@ -19,6 +19,10 @@ export interface Config {
   stateDir: string;
   tmuxConfig: string | null;
   historyLimit: number;
+  /** Log rotation: segment size, full segments kept, days logs of gone servers are kept. */
+  logMaxBytes: number;
+  logKeep: number;
+  logRetentionDays: number;
   audit: string | null;
   auditFull: string | null;
   auditPayloads: boolean;
@@ -57,6 +61,17 @@ export const FLAGS = {
     env: "TMUXWRIGHT_HISTORY_LIMIT",
     type: "string",
     help: "scrollback lines per owned pane (default 50000)",
+  },
+  "log-max-bytes": {
+    env: "TMUXWRIGHT_LOG_MAX_BYTES",
+    type: "string",
+    help: "rotate a pane's log file at this size, e.g. 64M (default 64M)",
+  },
+  "log-keep": { env: "TMUXWRIGHT_LOG_KEEP", type: "string", help: "rotated log files kept per pane (default 3)" },
+  "log-retention-days": {
+    env: "TMUXWRIGHT_LOG_RETENTION_DAYS",
+    type: "string",
+    help: "days logs of gone servers are kept (default 7)",
   },
   audit: { env: "TMUX_DEBUG_AUDIT", type: "string", help: "append one JSON line per tool call to FILE" },
   "audit-full": { env: "TMUX_DEBUG_AUDIT_FULL", type: "string", help: "also write every capture to DIR" },
@@ -153,6 +168,19 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     throw new ConfigError(`Invalid --history-limit "${values["history-limit"]}": an integer from 100 to 1000000`);
   }
 
+  const logMaxBytes = parseSize(values["log-max-bytes"] as string | undefined ?? "64M");
+  if (logMaxBytes === null || logMaxBytes < 4096 || logMaxBytes > 2 ** 40) {
+    throw new ConfigError(`Invalid --log-max-bytes "${values["log-max-bytes"]}": a size from 4K to 1T, e.g. 64M`);
+  }
+  const logKeep = Number(values["log-keep"] ?? 3);
+  if (!Number.isInteger(logKeep) || logKeep < 1 || logKeep > 1000) {
+    throw new ConfigError(`Invalid --log-keep "${values["log-keep"]}": an integer from 1 to 1000`);
+  }
+  const logRetentionDays = Number(values["log-retention-days"] ?? 7);
+  if (!Number.isFinite(logRetentionDays) || logRetentionDays < 0 || logRetentionDays > 36500) {
+    throw new ConfigError(`Invalid --log-retention-days "${values["log-retention-days"]}": a number from 0 to 36500`);
+  }
+
   const absolute = (what: string, value: string | boolean | undefined) => {
     if (value === undefined || value === false || value === "") return null;
     if (typeof value !== "string" || !isAbsolute(value)) {
@@ -172,6 +200,9 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     stateDir,
     tmuxConfig: absolute("--tmux-config", values["tmux-config"]),
     historyLimit,
+    logMaxBytes,
+    logKeep,
+    logRetentionDays,
     audit: absolute("--audit", values.audit),
     auditFull: absolute("--audit-full", values["audit-full"]),
     auditPayloads: truthy(values["audit-payloads"]),
@@ -183,6 +214,14 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   const sandboxProblem = command === "serve" ? sandboxPathProblem(config) : null;
   if (sandboxProblem) throw new ConfigError(sandboxProblem);
   return Object.freeze(config);
+}
+
+/** "65536", "64K", "64M", "1G" (binary units) → bytes; null when malformed. */
+export function parseSize(text: string): number | null {
+  const match = /^(\d{1,13})([KMGT]?)i?B?$/i.exec(text.trim());
+  if (!match) return null;
+  const unit = { "": 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 }[match[2].toUpperCase()]!;
+  return Number(match[1]) * unit;
 }
 
 function validPrefix(prefix: string): string {

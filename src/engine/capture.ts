@@ -81,7 +81,7 @@ export async function resolveAndCapture(
     ["capture-pane", "-t", ref, ...captureFlags(options), "-S", String(-rows), "-E", "-"],
   ]).catch(() => null);
   const pane = replies ? parsePanes(replies[0])[0] : undefined;
-  if (!replies || pane?.paneId !== ref) {
+  if (!replies || pane?.paneId !== ref || pane.closing) {
     const resolved = await resolvePane(tmux, ref); // throws the agent-facing "not found" error
     return { pane: resolved, capture: await capturePane(tmux, resolved, options) };
   }

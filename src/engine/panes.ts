@@ -43,6 +43,8 @@ export interface PaneInfo {
   /** Exit status; 128+N when the process was killed by signal N (as shells report it). */
   exitCode: number | null;
   exitSignal: number | null;
+  /** tmux saw the tty close but has not reaped the process yet (see `queryPanes`). */
+  closing: boolean;
   command: string;
   pid: number | null;
   cwd: string;
@@ -88,6 +90,7 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       logPath: row.log === "" ? null : decodeName(row.log),
       title: row.title,
       dead,
+      closing: row.dead === "1" && !dead,
       exitCode: dead ? (status ?? 128 + signal!) : null,
       exitSignal: dead ? signal : null,
       command: row.command,
@@ -100,10 +103,23 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
   });
 }
 
+/**
+ * Runs a pane listing command and parses it. Under load tmux 3.3 sometimes leaves an exited
+ * pane's process a zombie with no exit status until some other child of the server exits (its
+ * SIGCHLD was missed). Seeing such a pane, we make tmux run a no-op job: its SIGCHLD makes the
+ * server reap every exited child, and the listing is read again.
+ */
+export async function queryPanes(tmux: TmuxServer, args: readonly string[]): Promise<PaneInfo[]> {
+  const panes = parsePanes(await tmux.run(...args));
+  if (!panes.some((p) => p.closing)) return panes;
+  await tmux.oneShot("run-shell", ":").catch(() => {});
+  return parsePanes(await tmux.run(...args));
+}
+
 /** Every pane on the server (`-a`), or the panes of one session (`-s -t`). */
-export async function listPanes(tmux: TmuxServer, sessionTarget?: string): Promise<PaneInfo[]> {
+export function listPanes(tmux: TmuxServer, sessionTarget?: string): Promise<PaneInfo[]> {
   const args = sessionTarget
     ? ["list-panes", "-s", "-t", sessionTarget, "-F", PANE_TEMPLATE]
     : ["list-panes", "-a", "-F", PANE_TEMPLATE];
-  return parsePanes(await tmux.run(...args));
+  return queryPanes(tmux, args);
 }

@@ -1,6 +1,6 @@
 import type { TmuxServer } from "../tmux/server.ts";
 import { ToolError } from "./errors.ts";
-import { listPanes, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
+import { listPanes, PANE_TEMPLATE, type PaneInfo, queryPanes } from "./panes.ts";
 
 const PANE_ID = /^%\d{1,9}$/;
 
@@ -41,7 +41,7 @@ export async function resolvePane(tmux: TmuxServer, ref: string): Promise<PaneIn
 async function paneById(tmux: TmuxServer, id: string): Promise<PaneInfo | null> {
   try {
     // tmux 3.3 answers display-message for a missing pane with empty fields, not an error.
-    const pane = parsePanes(await tmux.run("display-message", "-p", "-t", id, PANE_TEMPLATE))[0];
+    const pane = (await queryPanes(tmux, ["display-message", "-p", "-t", id, PANE_TEMPLATE]))[0];
     return pane?.paneId === id ? pane : null;
   } catch (error) {
     if ((error as { kind?: string }).kind === "target_gone") return null;

@@ -5,6 +5,7 @@ import { TmuxServer } from "../tmux/server.ts";
 import { ToolError } from "./errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { ensureLogDir, logPathFor, pipeCommand } from "./output/log_files.ts";
+import { pruneLogs, recordLog } from "./output/registry.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -44,6 +45,11 @@ export class Workspace {
 
   get sessionId(): string | null {
     return this.#sessionId;
+  }
+
+  /** The tmux server's socket path, known once connected (identifies panes in the log registry). */
+  get socketPath(): string | null {
+    return this.#socketPath;
   }
 
   /** Whether this server's tmux is the one the server process itself runs inside (from TMUX). */
@@ -105,7 +111,16 @@ export class Workspace {
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_owner", String(this.config.pid)],
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_log", encodeName(logPath)],
       ["set-option", "-p", "-t", pane.paneId, "remain-on-exit", "on"],
-      ["pipe-pane", "-o", "-t", pane.paneId, pipeCommand(logPath)],
+      [
+        "pipe-pane",
+        "-o",
+        "-t",
+        pane.paneId,
+        pipeCommand(logPath, {
+          maxBytes: this.config.logMaxBytes,
+          keep: this.config.logKeep,
+        }),
+      ],
     ];
     if (options.name !== undefined) {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_name", encodeName(options.name)]);
@@ -115,6 +130,15 @@ export class Workspace {
     } finally {
       await this.tmux.run("wait-for", "-S", channel); // release the gate even if a setup step failed
     }
+    await recordLog(this.config.stateDir, {
+      pane_id: pane.paneId,
+      name: options.name ?? null,
+      session: pane.sessionName,
+      socket: this.#socketPath,
+      owner_pid: this.config.pid,
+      created: new Date().toISOString(),
+      path: logPath,
+    });
     return {
       pane: { ...pane, name: options.name ?? null, ownerPid: this.config.pid, logPath },
       logPath,
@@ -201,6 +225,8 @@ export class Workspace {
     // A live server keeps a control-mode client attached to its workspace; when the process dies
     // that client sees EOF and exits. (Deno cannot read /proc without --allow-all, so liveness is
     // judged from tmux's side.) Workspaces kept with --keep are marked and never reaped.
+    await pruneLogs(this.config.stateDir, this.config.logRetentionDays)
+      .catch((error) => console.error("[tmuxwright] log retention failed:", error));
     const base = this.config.socketArgs;
     const sessions = await tmuxOneShot([...base, "list-sessions", "-F", "#{session_name}\x1f#{@tmuxwright_kept}"]);
     if (sessions.code !== 0) return [];

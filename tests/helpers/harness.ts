@@ -27,10 +27,20 @@ export interface ServerOptions {
   entry?: string;
 }
 
-/** Environment for a server or tmux under test: never the developer's tmux. */
+const REAL_HOME = Deno.env.get("HOME") ?? "/root";
+/**
+ * Shells in test panes start from an empty home: a developer's rc files (pyenv, nvm, prompts)
+ * would make start-up slow and output unpredictable. Deno keeps its real module cache.
+ */
+const TEST_HOME = "/tmp/tmuxwright-test-home";
+Deno.mkdirSync(TEST_HOME, { recursive: true });
+
+/** Environment for a server or tmux under test: never the developer's tmux or rc files. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {
     ...Deno.env.toObject(),
+    HOME: TEST_HOME,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${REAL_HOME}/.cache/deno`,
     SHELL: "/bin/bash",
     TMUXWRIGHT_TMUX_CONFIG: "/dev/null",
   };

@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { listSegments, logEnd, parseSegmentName, segmentPath } from "./rotation.ts";
 
 export interface FollowHandle {
   /** Stops following; the file stays. */
@@ -11,6 +12,8 @@ interface Subscriber {
   path: string;
   offset: number;
   file: Deno.FsFile | null;
+  /** Offset of the first byte of the open segment file. */
+  fileStart: number;
   onData(bytes: Uint8Array, offset: number): void;
   draining: boolean;
   dirty: boolean;
@@ -22,7 +25,9 @@ const CHUNK = 64 * 1024;
 /**
  * Follows append-only log files with `Deno.watchFs` (inotify on Linux): each write raises an
  * event, and only the new bytes are read. Measured at ~0.8 ms from write to bytes read,
- * against ~25 ms median for a 50 ms capture-pane poll.
+ * against ~25 ms median for a 50 ms capture-pane poll. Offsets are offsets in the pane's whole
+ * output: when a segment is read to its end and the next segment (named by that offset) exists,
+ * reading goes on there, so rotation is invisible to subscribers.
  */
 export class LogFollower {
   readonly #subscribers = new Map<string, Set<Subscriber>>();
@@ -38,6 +43,7 @@ export class LogFollower {
       path,
       offset: fromOffset,
       file: null,
+      fileStart: 0,
       onData,
       draining: false,
       dirty: false,
@@ -76,7 +82,7 @@ export class LogFollower {
       try {
         for await (const event of watcher) {
           for (const path of event.paths) {
-            const set = this.#subscribers.get(path);
+            const set = this.#subscribers.get(parseSegmentName(path)?.logPath ?? path);
             if (set) { for (const sub of set) void this.#drain(sub); }
           }
         }
@@ -95,20 +101,16 @@ export class LogFollower {
     try {
       do {
         sub.dirty = false;
-        if (!sub.file) {
-          try {
-            sub.file = await Deno.open(sub.path, { read: true });
-          } catch (error) {
-            if (error instanceof Deno.errors.NotFound) return; // created on the pane's first output
-            throw error;
-          }
-        }
-        await sub.file.seek(sub.offset, Deno.SeekMode.Start);
+        if (!sub.file && !await this.#open(sub)) return; // created on the pane's first output
+        await sub.file!.seek(sub.offset - sub.fileStart, Deno.SeekMode.Start);
         const buffer = new Uint8Array(CHUNK);
         for (;;) {
           if (sub.closed) return;
-          const n = await sub.file.read(buffer);
-          if (n === null || n === 0) break;
+          const n = await sub.file!.read(buffer);
+          if (n === null || n === 0) {
+            if (await this.#nextSegment(sub)) continue;
+            break;
+          }
           const start = sub.offset;
           sub.offset += n;
           sub.onData(buffer.slice(0, n), start);
@@ -119,6 +121,37 @@ export class LogFollower {
     } finally {
       sub.draining = false;
     }
+  }
+
+  /** Opens the segment holding `sub.offset` (or the oldest kept one, if that offset was rotated away). */
+  async #open(sub: Subscriber): Promise<boolean> {
+    const segments = await listSegments(sub.path);
+    const segment = segments.findLast((s) => s.start <= sub.offset) ?? segments[0];
+    if (!segment) return false;
+    try {
+      sub.file = await Deno.open(segment.path, { read: true });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
+    sub.fileStart = segment.start;
+    if (sub.offset < segment.start) sub.offset = segment.start;
+    return true;
+  }
+
+  /** At the end of a segment: switches to the next one if the writer has started it. */
+  async #nextSegment(sub: Subscriber): Promise<boolean> {
+    if (sub.offset === sub.fileStart) return false;
+    let next: Deno.FsFile;
+    try {
+      next = await Deno.open(segmentPath(sub.path, sub.offset), { read: true });
+    } catch {
+      return false;
+    }
+    sub.file?.close();
+    sub.file = next;
+    sub.fileStart = sub.offset;
+    return true;
   }
 
   #unsubscribe(sub: Subscriber): void {
@@ -137,12 +170,7 @@ export class LogFollower {
   }
 }
 
-/** Current size of a log file (0 when the pane has not written yet). */
-export async function logSize(path: string): Promise<number> {
-  try {
-    return (await Deno.stat(path)).size;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return 0;
-    throw error;
-  }
+/** Bytes a pane's log holds in total (its end offset; 0 when the pane has not written yet). */
+export function logSize(path: string): Promise<number> {
+  return logEnd(path);
 }

@@ -1,0 +1,94 @@
+import { basename, join } from "node:path";
+import { logDir } from "./log_files.ts";
+import { listSegments } from "./rotation.ts";
+
+/**
+ * A durable record of every log this state directory holds, one JSON line per owned pane, so a
+ * killed pane's log stays findable by its id or name, also by a later server process (--keep).
+ */
+export interface LogEntry {
+  pane_id: string;
+  name: string | null;
+  session: string;
+  /** The tmux socket path: pane ids repeat across tmux servers. */
+  socket: string | null;
+  owner_pid: number;
+  created: string;
+  path: string;
+}
+
+export function registryPath(stateDir: string): string {
+  return join(logDir(stateDir), "registry.jsonl");
+}
+
+/** Appends one entry; a single small append is atomic, so concurrent servers do not interleave lines. */
+export async function recordLog(stateDir: string, entry: LogEntry): Promise<void> {
+  await Deno.writeTextFile(registryPath(stateDir), JSON.stringify(entry) + "\n", { append: true, mode: 0o600 });
+}
+
+export async function readRegistry(stateDir: string): Promise<LogEntry[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(registryPath(stateDir));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  const entries: LogEntry[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const entry = JSON.parse(line) as LogEntry;
+      if (typeof entry.pane_id === "string" && typeof entry.path === "string") entries.push(entry);
+    } catch { /* a torn line from a crash: skip it */ }
+  }
+  return entries;
+}
+
+/**
+ * The newest log of a pane on this tmux server by `%N` or name, including panes that no longer
+ * exist. Null when none is known.
+ */
+export async function findLog(stateDir: string, socket: string | null, ref: string): Promise<LogEntry | null> {
+  const entries = await readRegistry(stateDir);
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    if (socket !== null && entry.socket !== null && entry.socket !== socket) continue;
+    if (entry.pane_id === ref || entry.name === ref) return entry;
+  }
+  return null;
+}
+
+/**
+ * Retention: removes logs whose last write is older than `days`, and drops their registry lines.
+ * Age is the only test: the sandboxed server cannot read /proc to ask whether a writer lives, and a
+ * pane that wrote nothing for that long has nothing new to lose.
+ */
+export async function pruneLogs(stateDir: string, days: number): Promise<string[]> {
+  const entries = await readRegistry(stateDir);
+  const cutoff = Date.now() - days * 86_400_000;
+  const removed: string[] = [];
+  for (const entry of entries) {
+    if (!entry.path.startsWith(logDir(stateDir) + "/")) {
+      continue;
+    }
+    const segments = await listSegments(entry.path);
+    const stats = await Promise.all(segments.map((s) => Deno.stat(s.path).catch(() => null)));
+    const newest = Math.max(0, ...stats.map((s) => s?.mtime?.getTime() ?? 0));
+    if (newest > cutoff) {
+      continue;
+    }
+    for (const segment of segments) await Deno.remove(segment.path).catch(() => {});
+    await Deno.remove(entry.path).catch(() => {}); // the symlink
+    removed.push(entry.path);
+  }
+  if (removed.length > 0) {
+    // Re-read so lines another server appended meanwhile survive (the window left is a few ms).
+    const gone = new Set(removed);
+    const latest = (await readRegistry(stateDir)).filter((e) => !gone.has(e.path));
+    const tmp = registryPath(stateDir) + `.${Deno.pid}.tmp`;
+    await Deno.writeTextFile(tmp, latest.map((e) => JSON.stringify(e) + "\n").join(""), { mode: 0o600 });
+    await Deno.rename(tmp, registryPath(stateDir));
+  }
+  return removed.map((path) => basename(path));
+}

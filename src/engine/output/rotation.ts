@@ -1,0 +1,135 @@
+import { basename, dirname, join } from "node:path";
+
+/**
+ * A pane's log is a series of segment files `<stem>.log.<start>` (start = the byte offset of the
+ * segment's first byte in the pane's whole output, 16 digits) plus a symlink `<stem>.log` to the
+ * newest one. Offsets are therefore monotonic across rotations: offset X always means the same
+ * byte, whichever file holds it, and the oldest segments may be gone (rotated away).
+ */
+export interface Segment {
+  start: number;
+  path: string;
+  /** Bytes in the segment now (the newest one may still grow). */
+  size: number;
+}
+
+const SEGMENT_SUFFIX = /^\.(\d{16})$/;
+
+/** The segment file that holds bytes from `start` on. */
+export function segmentPath(logPath: string, start: number): string {
+  return `${logPath}.${String(start).padStart(16, "0")}`;
+}
+
+/** Parses a file name in the log directory: the log it belongs to and its start offset, or null. */
+export function parseSegmentName(path: string): { logPath: string; start: number } | null {
+  const name = basename(path);
+  const dot = name.lastIndexOf(".");
+  if (dot < 0) return null;
+  const match = SEGMENT_SUFFIX.exec(name.slice(dot));
+  if (!match || !name.slice(0, dot).endsWith(".log")) return null;
+  return { logPath: join(dirname(path), name.slice(0, dot)), start: Number(match[1]) };
+}
+
+/**
+ * The segments of a log, oldest first, with sizes. A log written before rotation existed (one
+ * plain file at `logPath`) is one segment starting at 0. Missing log → no segments.
+ */
+export async function listSegments(logPath: string): Promise<Segment[]> {
+  const dir = dirname(logPath);
+  const prefix = basename(logPath) + ".";
+  const found: { start: number; path: string }[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.name.startsWith(prefix)) continue;
+      const parsed = parseSegmentName(join(dir, entry.name));
+      if (parsed && parsed.logPath === logPath) found.push({ start: parsed.start, path: join(dir, entry.name) });
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  if (found.length === 0) {
+    try {
+      const info = await Deno.lstat(logPath);
+      if (info.isFile) return [{ start: 0, path: logPath, size: info.size }];
+    } catch { /* no log yet */ }
+    return [];
+  }
+  found.sort((a, b) => a.start - b.start);
+  const segments: Segment[] = [];
+  for (let i = 0; i < found.length; i++) {
+    const next = found[i + 1];
+    // Full segments never change, so their size is the distance to the next one; stat only the last.
+    if (next) segments.push({ ...found[i], size: next.start - found[i].start });
+    else segments.push({ ...found[i], size: await fileSize(found[i].path) });
+  }
+  return segments;
+}
+
+/** Total bytes the pane has written (its end offset), 0 before its first output. */
+export async function logEnd(logPath: string): Promise<number> {
+  const segments = await listSegments(logPath);
+  const last = segments[segments.length - 1];
+  return last ? last.start + last.size : 0;
+}
+
+/** The first offset still on disk (> 0 once old segments were rotated away). */
+export function logStart(segments: readonly Segment[]): number {
+  return segments[0]?.start ?? 0;
+}
+
+/**
+ * Reads bytes [from, to) of a log across segment files without loading more than asked.
+ * Bytes before the oldest kept segment are not returned: the result starts at `max(from, start)`.
+ */
+export async function readRange(
+  segments: readonly Segment[],
+  from: number,
+  to: number,
+): Promise<{ start: number; bytes: Uint8Array }> {
+  const begin = Math.max(from, logStart(segments));
+  const out = new Uint8Array(Math.max(0, to - begin));
+  let filled = 0;
+  for (const segment of segments) {
+    const segEnd = segment.start + segment.size;
+    if (segEnd <= begin + filled || segment.start >= to) continue;
+    const local = begin + filled - segment.start;
+    const want = Math.min(to, segEnd) - (begin + filled);
+    const n = await readAt(segment.path, local, out.subarray(filled, filled + want));
+    filled += n;
+    if (n < want || filled >= out.length) break; // a segment rotated away meanwhile: stay contiguous
+  }
+  return { start: begin, bytes: out.subarray(0, filled) };
+}
+
+/** Reads up to `target.length` bytes at `offset`; returns how many were read. */
+export async function readAt(path: string, offset: number, target: Uint8Array): Promise<number> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return 0; // rotated away meanwhile
+    throw error;
+  }
+  try {
+    await file.seek(offset, Deno.SeekMode.Start);
+    let filled = 0;
+    while (filled < target.length) {
+      const n = await file.read(target.subarray(filled));
+      if (n === null || n === 0) break;
+      filled += n;
+    }
+    return filled;
+  } finally {
+    file.close();
+  }
+}
+
+async function fileSize(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return 0;
+    throw error;
+  }
+}

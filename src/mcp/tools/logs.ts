@@ -1,0 +1,136 @@
+import * as z from "zod";
+import { defineTool, READ_ONLY } from "../define.ts";
+import { paneIdArg } from "../register.ts";
+import { paneIds } from "../results.ts";
+import { ToolError } from "../../engine/errors.ts";
+import { readChunk, readTail } from "../../engine/logs.ts";
+import { resolveLog } from "../../engine/logs_target.ts";
+import { listPanes } from "../../engine/panes.ts";
+import { searchPanes } from "../../engine/search.ts";
+import type { ToolContext } from "../context.ts";
+import type { LogTarget } from "../../engine/logs_target.ts";
+
+const MAX_CHUNK = 1024 * 1024;
+
+/** Ids of the pane a log belongs to: from tmux when it is alive, from the registry when it is gone. */
+function logIds(target: LogTarget): Record<string, unknown> {
+  if (target.pane) return paneIds(target.pane);
+  const entry = target.entry!;
+  return { pane_id: entry.pane_id, window_id: null, session_id: null, name: entry.name, pane_gone: true };
+}
+
+/** Said whenever a read wanted bytes that rotation already deleted. */
+function rotated(ctx: ToolContext, logStart: number): Record<string, unknown> {
+  const { logMaxBytes, logKeep } = ctx.engine.config;
+  return {
+    rotated: {
+      first_byte: logStart,
+      limit_bytes: logMaxBytes * (logKeep + 1),
+      note: `output before byte ${logStart} was rotated away (log files of ${logMaxBytes} bytes, ${logKeep} kept)`,
+    },
+  };
+}
+
+export const logTools = [
+  defineTool({
+    name: "read_logs",
+    title: "Read pane log",
+    description: "Read an owned pane's durable output log (also after it was killed or the server restarted): " +
+      "the last `lines` (default 500), or raw bytes from `from_byte` for streaming via next_byte.",
+    profile: "agent",
+    tier: "readonly",
+    annotations: READ_ONLY,
+    input: {
+      pane_id: paneIdArg,
+      lines: z.number().int().min(1).max(10_000).optional(),
+      from_byte: z.number().int().min(-(2 ** 50)).max(2 ** 50).optional().describe("byte mode; negative = from end"),
+      max_bytes: z.number().int().min(1).max(MAX_CHUNK).optional().describe("byte mode, default 65536"),
+      strip_ansi: z.boolean().optional().describe("default true in line mode, false in byte mode"),
+    },
+    async handler(args, ctx) {
+      if (args.lines !== undefined && args.from_byte !== undefined) {
+        throw new ToolError("INVALID_ARGUMENT", "Give lines or from_byte, not both");
+      }
+      const target = await resolveLog(
+        ctx.tmux,
+        ctx.engine.config.stateDir,
+        () => ctx.workspace.socketPath,
+        args.pane_id,
+      );
+      ctx.paneId = target.pane?.paneId ?? target.entry?.pane_id ?? null;
+      const byteMode = args.from_byte !== undefined || args.max_bytes !== undefined;
+      if (byteMode) {
+        const chunk = await readChunk(
+          target.logPath,
+          args.from_byte ?? 0,
+          args.max_bytes ?? 65536,
+          args.strip_ansi ?? false,
+        );
+        const skipped = args.from_byte !== undefined && args.from_byte >= 0 && args.from_byte < chunk.logStart;
+        return {
+          ...logIds(target),
+          content: chunk.content,
+          from_byte: chunk.fromByte,
+          next_byte: chunk.nextByte,
+          eof: chunk.eof,
+          log_bytes: chunk.logEnd,
+          ...(skipped ? rotated(ctx, chunk.logStart) : {}),
+        };
+      }
+      const tail = await readTail(target.logPath, args.lines ?? 500, args.strip_ansi ?? true);
+      return {
+        ...logIds(target),
+        content: tail.lines.join("\n"),
+        returned_lines: tail.lines.length,
+        truncated: tail.truncated,
+        next_byte: tail.logEnd,
+        eof: true,
+        log_path: target.logPath,
+        ...(tail.logStart > 0 && tail.lines.length < (args.lines ?? 500) ? rotated(ctx, tail.logStart) : {}),
+      };
+    },
+  }),
+
+  defineTool({
+    name: "search_panes",
+    title: "Search panes",
+    description: "Find which panes show a string (or `regex`) on screen, plus `scrollback` lines above; " +
+      "returns matched lines per pane with ids and names.",
+    profile: "agent",
+    tier: "readonly",
+    annotations: READ_ONLY,
+    input: {
+      pattern: z.string().min(1).max(512),
+      regex: z.boolean().optional(),
+      session: z.string().min(1).max(200).optional().describe("session name or $id"),
+      scrollback: z.number().int().min(0).max(100_000).optional().describe("history lines, default 0"),
+      limit: z.number().int().min(1).max(200).optional().describe("panes per page, default 20"),
+      offset: z.number().int().min(0).max(100_000).optional(),
+    },
+    async handler(args, ctx) {
+      let panes = (await listPanes(ctx.tmux)).filter((p) => !ctx.workspace.isHub(p));
+      if (args.session !== undefined) {
+        panes = panes.filter((p) => p.sessionName === args.session || p.sessionId === args.session);
+      }
+      const { results, timedOut } = await searchPanes(ctx.tmux, panes, {
+        pattern: args.pattern,
+        regex: args.regex ?? false,
+        scrollback: args.scrollback ?? 0,
+        perPane: 20,
+      });
+      const offset = args.offset ?? 0;
+      const limit = args.limit ?? 20;
+      const page = results.slice(offset, offset + limit);
+      const more = results.length > offset + limit;
+      return {
+        panes_searched: panes.length,
+        panes_matched: results.length,
+        matches: page.map((r) => ({ ...paneIds(r.pane), lines: r.matches, truncated: r.truncated })),
+        offset,
+        truncated: more || timedOut,
+        ...(more ? { next_offset: offset + limit } : {}),
+        ...(timedOut ? { timed_out: true } : {}),
+      };
+    },
+  }),
+];
