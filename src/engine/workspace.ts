@@ -36,6 +36,7 @@ export class Workspace {
   readonly #owned = new Set<string>();
   #gateCounter = 0;
   #creating: Promise<unknown> = Promise.resolve();
+  #defaultPane: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly config: Readonly<Config>) {
     this.sessionName = `tmuxwright-${config.pid}`;
@@ -119,6 +120,19 @@ export class Workspace {
       pane: { ...pane, name: options.name ?? null, ownerPid: this.config.pid, logPath },
       logPath,
     };
+  }
+
+  /** The owned pane named `default`, created on first use (and again if it was killed or exited). */
+  defaultPane(): Promise<PaneInfo> {
+    const run = this.#defaultPane.then(async () => {
+      const panes = parsePanes(await this.tmux.run("list-panes", "-a", "-F", PANE_TEMPLATE));
+      const found = panes.find((p) => p.name === "default" && p.ownerPid === this.config.pid);
+      if (found && !found.dead) return found;
+      if (found) await this.tmux.run("kill-pane", "-t", found.paneId);
+      return (await this.createPane({ name: "default" })).pane;
+    });
+    this.#defaultPane = run.catch(() => {});
+    return run;
   }
 
   async #assertNameFree(name: string): Promise<void> {
