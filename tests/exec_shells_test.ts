@@ -43,7 +43,8 @@ function pick(result: Exec) {
 }
 
 Deno.test("execute_command without pane_id uses one owned pane named default", async () => {
-  await using server = await TestServer.start();
+  // dash as the user's shell: no start-up files, so the test does not depend on this machine's rc files.
+  await using server = await TestServer.start({ env: { SHELL: "/bin/dash" } });
   const first = await server.call<Exec & { name: string }>("execute_command", { command: "echo one" });
   const second = await server.call<Exec & { name: string }>("execute_command", { command: "echo two" });
   assertEquals(first.output, "one");

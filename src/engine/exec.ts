@@ -13,6 +13,8 @@ export interface ExecOptions {
   timeoutMs: number;
   cwd?: string;
   signal?: AbortSignal;
+  /** The pane was just created: wait for its shell's first prompt. */
+  fresh?: boolean;
   /** Called about once a second while the command runs. */
   onProgress?: (elapsedMs: number) => void;
 }
@@ -63,7 +65,7 @@ export class Executor {
     });
     let keepLock = false;
     try {
-      const shell = await waitForPrompt(this.tmux, pane, "run a command in", options.signal);
+      const shell = await waitForPrompt(this.tmux, pane, "run a command in", options.signal, options.fresh);
       const typed = await this.type(pane, shell, command, { cwd: options.cwd });
       try {
         const started = performance.now();

@@ -86,6 +86,7 @@ export class MarkerScanner {
     if (this.startEnd !== null && this.end === null) {
       const i = text.indexOf(this.#endPrefix, from);
       if (i >= 0) {
+        // deno-lint-ignore no-control-regex
         const match = /^(-?\d{1,10})\x07/.exec(text.slice(i + this.#endPrefix.length, i + this.#endPrefix.length + 12));
         if (match) {
           this.end = { offset: base + i, status: Number(match[1]) };

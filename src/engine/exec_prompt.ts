@@ -6,19 +6,21 @@ import { foreground, type ShellKind, shellKind } from "./exec_shell.ts";
 export type { ShellKind };
 
 /** How long a new pane's shell may take to draw its first prompt before we type anyway. */
-export const PROMPT_GRACE_MS = 3000;
+export const PROMPT_GRACE_MS = 10_000;
 const POLL_MS = 2;
 
 /**
- * Resolves with the shell's kind once a shell holds the pane's terminal. A foreground program
- * that is not a shell fails at once (PANE_BUSY); a pane that has drawn nothing yet (its start-up
- * gate, or `bash -c 'exec fish'` between the two) gets a grace period so the right shell is seen.
+ * Resolves with the shell's kind once a shell holds the pane's terminal and has drawn something
+ * (its prompt). A foreground program that is not a shell fails at once (PANE_BUSY). A shell that
+ * has drawn nothing yet (the start-up gate's `sh`, or `bash -c 'exec fish'` between the two) gets
+ * a grace period so the right shell is seen and typed text is not read by start-up files.
  */
 export async function waitForPrompt(
   tmux: TmuxServer,
   pane: PaneInfo,
   action: string,
   signal?: AbortSignal,
+  fresh = false,
 ): Promise<{ kind: ShellKind }> {
   const deadline = performance.now() + PROMPT_GRACE_MS;
   for (;;) {
@@ -33,7 +35,8 @@ export async function waitForPrompt(
     const kind = shellKind(state.command);
     const late = performance.now() >= deadline;
     if (kind && (state.drawn || late)) return { kind };
-    if (!kind && (state.drawn || late)) {
+    // A program that is not a shell is busy at once, except in a pane just created (its start-up files run).
+    if (!kind && (state.drawn || late || !fresh)) {
       throw new ToolError(
         "PANE_BUSY",
         `Cannot ${action} pane ${pane.paneId}: it is running ${JSON.stringify(state.command)}, ` +

@@ -52,7 +52,13 @@ export class ProcessManager {
     const release = await this.executor.locks.acquire(pane.paneId, options.signal);
     let typed: Typed;
     try {
-      const shell = await waitForPrompt(this.workspace.tmux, pane, "start a process in", options.signal);
+      const shell = await waitForPrompt(
+        this.workspace.tmux,
+        pane,
+        "start a process in",
+        options.signal,
+        options.pane === undefined,
+      );
       typed = await this.executor.type(pane, shell, command, { keepBytes: PROCESS_KEEP_BYTES });
     } finally {
       release();

@@ -123,13 +123,13 @@ export class Workspace {
   }
 
   /** The owned pane named `default`, created on first use (and again if it was killed or exited). */
-  defaultPane(): Promise<PaneInfo> {
+  defaultPane(): Promise<{ pane: PaneInfo; created: boolean }> {
     const run = this.#defaultPane.then(async () => {
       const panes = parsePanes(await this.tmux.run("list-panes", "-a", "-F", PANE_TEMPLATE));
       const found = panes.find((p) => p.name === "default" && p.ownerPid === this.config.pid);
-      if (found && !found.dead) return found;
+      if (found && !found.dead) return { pane: found, created: false };
       if (found) await this.tmux.run("kill-pane", "-t", found.paneId);
-      return (await this.createPane({ name: "default" })).pane;
+      return { pane: (await this.createPane({ name: "default" })).pane, created: true };
     });
     this.#defaultPane = run.catch(() => {});
     return run;

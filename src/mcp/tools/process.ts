@@ -31,11 +31,11 @@ function clampTimeout(value: number | undefined, fallback: number, max: number) 
   return { timeoutMs: Math.min(asked, max), clamped: asked > max };
 }
 
-async function targetPane(ctx: ToolContext, ref: string | undefined): Promise<PaneInfo> {
-  if (ref !== undefined) return await ctx.pane(ref);
-  const pane = await ctx.workspace.defaultPane();
+async function targetPane(ctx: ToolContext, ref: string | undefined): Promise<{ pane: PaneInfo; fresh: boolean }> {
+  if (ref !== undefined) return { pane: await ctx.pane(ref), fresh: false };
+  const { pane, created } = await ctx.workspace.defaultPane();
   ctx.paneId = pane.paneId;
-  return pane;
+  return { pane, fresh: created };
 }
 
 function progress(ctx: ToolContext, totalMs: number) {
@@ -76,9 +76,10 @@ export const processTools = [
       await checkCwd(args.cwd);
       if (args.command.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "Invalid command: contains a NUL byte");
       const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
-      const pane = await targetPane(ctx, args.pane_id);
+      const { pane, fresh } = await targetPane(ctx, args.pane_id);
       const result = await runner(ctx.engine).executor.execute(pane, args.command, {
         timeoutMs,
+        fresh,
         cwd: args.cwd,
         signal: ctx.signal,
         onProgress: progress(ctx, timeoutMs),
