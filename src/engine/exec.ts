@@ -39,6 +39,8 @@ export interface Typed {
   id: string;
   kind: ShellKind;
   paneId: string;
+  /** The shell's name as tmux showed it when the command was typed. */
+  shellName: string;
   scanner: MarkerScanner;
   collector: OutputCollector;
   /** Stream offset (bytes since subscribing) of everything received so far. */
@@ -108,7 +110,7 @@ export class Executor {
   /** Types the wrapper for `command` at the shell prompt and follows the pane's output. */
   async type(
     pane: PaneInfo,
-    shell: { kind: ShellKind },
+    shell: { kind: ShellKind; name: string },
     command: string,
     options: { cwd?: string; keepBytes?: number } = {},
   ): Promise<Typed> {
@@ -142,6 +144,7 @@ export class Executor {
       id,
       kind,
       paneId: pane.paneId,
+      shellName: shell.name,
       scanner,
       collector,
       get received() {

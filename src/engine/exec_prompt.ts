@@ -21,7 +21,7 @@ export async function waitForPrompt(
   action: string,
   signal?: AbortSignal,
   fresh = false,
-): Promise<{ kind: ShellKind }> {
+): Promise<{ kind: ShellKind; name: string }> {
   const deadline = performance.now() + PROMPT_GRACE_MS;
   for (;;) {
     const state = await foreground(tmux, pane.paneId);
@@ -34,7 +34,7 @@ export async function waitForPrompt(
     }
     const kind = shellKind(state.command);
     const late = performance.now() >= deadline;
-    if (kind && (state.drawn || late)) return { kind };
+    if (kind && (state.drawn || late)) return { kind, name: state.command };
     // A program that is not a shell is busy at once, except in a pane just created (its start-up files run).
     if (!kind && (state.drawn || late || !fresh)) {
       throw new ToolError(

@@ -72,6 +72,7 @@ export class ProcessManager {
     const matcher = new LineMatcher(options.ready);
     const deadline = started + options.timeoutMs;
     let nextProgress = started + 1000;
+    let nextTick = started + 250;
     for (;;) {
       const { scanner, collector } = typed;
       if (scanner.startEnd !== null) {
@@ -90,6 +91,20 @@ export class ProcessManager {
         };
       }
       const now = performance.now();
+      const dead = now >= nextTick && (await foreground(this.workspace.tmux, pane.paneId)).dead;
+      if (now >= nextTick) nextTick = now + 250;
+      if (dead) {
+        await settled(typed);
+        return {
+          pane,
+          outcome: "exited",
+          exitCode: (await foreground(this.workspace.tmux, pane.paneId)).deadStatus,
+          lastLines: scanner.startEnd === null
+            ? []
+            : lastLines(collector, scanner.startEnd, typed.received, LAST_LINES),
+          elapsedMs: Math.round(now - started),
+        };
+      }
       if (now >= deadline || options.signal?.aborted) {
         return {
           pane,
@@ -102,7 +117,7 @@ export class ProcessManager {
         options.onProgress?.(now - started);
         nextProgress += 1000;
       }
-      await wakeOn(typed.changed(), Math.min(250, deadline - now, nextProgress - now), options.signal);
+      await wakeOn(typed.changed(), Math.min(nextTick - now, deadline - now, nextProgress - now), options.signal);
     }
   }
 
@@ -118,7 +133,8 @@ export class ProcessManager {
       return { wasRunning: false, stopped: true, exitCode: pane.exitCode, lastLines: tail(), elapsedMs: elapsed() };
     }
     const before = await foreground(this.workspace.tmux, pane.paneId);
-    if (before.dead || shellKind(before.command)) {
+    const atShell = (command: string) => shellKind(command) !== null && (typed === null || command === typed.shellName);
+    if (before.dead || atShell(before.command)) {
       const exitCode = typed?.scanner.end?.status ?? null;
       return {
         wasRunning: false,
@@ -145,8 +161,9 @@ export class ProcessManager {
       if (state.dead) {
         return { wasRunning: true, stopped: true, exitCode: state.deadStatus, lastLines: tail(), elapsedMs: elapsed() };
       }
+      // Back at the shell: the same program as when the command was typed (`sh -c` in a dash pane is not).
       const kind = shellKind(state.command);
-      if (kind) {
+      if (kind && atShell(state.command)) {
         // The shell dropped the rest of the wrapper line (Ctrl-C): ask it for `$?`.
         if (typed) await wakeOn(typed.changed(), 100); // an end marker printed just before the prompt
         if (typed?.scanner.end) continue;
@@ -177,5 +194,15 @@ export class ProcessManager {
       if ((await foreground(this.workspace.tmux, paneId).catch(() => ({ dead: true }))).dead) break;
     }
     typed.close();
+  }
+}
+
+/** Waits until the pane's last bytes have been read from its log (no new bytes for 50 ms, at most 500 ms). */
+async function settled(typed: Typed): Promise<void> {
+  const deadline = performance.now() + 500;
+  while (performance.now() < deadline) {
+    const before = typed.received;
+    await wakeOn(new Promise(() => {}), 50);
+    if (typed.received === before && typed.scanner.startEnd !== null) return;
   }
 }
