@@ -139,3 +139,15 @@ Deno.test("execute_command: cancelling the request interrupts the command", asyn
   const after = await server.call<Exec>("execute_command", { pane_id, command: "echo after" });
   assertEquals(after.output, "after");
 });
+
+Deno.test("execute_command: sends progress notifications while a long command runs", async () => {
+  await using server = await TestServer.start();
+  const pane_id = await bashPane(server);
+  const seen: number[] = [];
+  await server.client.callTool({ name: "execute_command", arguments: { pane_id, command: "sleep 2.3" } }, undefined, {
+    onprogress: (p: { progress: number }) => seen.push(p.progress),
+    timeout: 30_000,
+  });
+  assert(seen.length >= 2, `progress notifications: ${JSON.stringify(seen)}`);
+  assert(seen.every((v, i) => i === 0 || v > seen[i - 1]), "progress increases");
+});
