@@ -37,6 +37,7 @@ export class Workspace {
   #gateCounter = 0;
   #creating: Promise<unknown> = Promise.resolve();
   #reaping: Promise<string[]> | null = null;
+  #defaultPane: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly config: Readonly<Config>) {
     this.sessionName = `tmuxwright-${config.pid}`;
@@ -143,6 +144,19 @@ export class Workspace {
       pane: { ...pane, name: options.name ?? null, ownerPid: this.config.pid, logPath },
       logPath,
     };
+  }
+
+  /** The owned pane named `default`, created on first use (and again if it was killed or exited). */
+  defaultPane(): Promise<{ pane: PaneInfo; created: boolean }> {
+    const run = this.#defaultPane.then(async () => {
+      const panes = parsePanes(await this.tmux.run("list-panes", "-a", "-F", PANE_TEMPLATE));
+      const found = panes.find((p) => p.name === "default" && p.ownerPid === this.config.pid);
+      if (found && !found.dead) return { pane: found, created: false };
+      if (found) await this.tmux.run("kill-pane", "-t", found.paneId);
+      return { pane: (await this.createPane({ name: "default" })).pane, created: true };
+    });
+    this.#defaultPane = run.catch(() => {});
+    return run;
   }
 
   async #assertNameFree(name: string): Promise<void> {

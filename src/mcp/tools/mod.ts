@@ -1,7 +1,8 @@
 import type { ToolDefinition } from "../define.ts";
 import { coreTools } from "./core.ts";
 import { logTools } from "./logs.ts";
+import { processTools } from "./process.ts";
 import { screenTools } from "./screen.ts";
 
 /** The tool table: every tool the server can expose, in the order `tools/list` shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...coreTools, ...logTools, ...screenTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...coreTools, ...processTools, ...logTools, ...screenTools];
