@@ -71,7 +71,7 @@ export const FLAGS = {
   "log-retention-days": {
     env: "TMUXWRIGHT_LOG_RETENTION_DAYS",
     type: "string",
-    help: "days logs of gone servers are kept (default 7)",
+    help: "days a log is kept after its last write (default 7)",
   },
   audit: { env: "TMUX_DEBUG_AUDIT", type: "string", help: "append one JSON line per tool call to FILE" },
   "audit-full": { env: "TMUX_DEBUG_AUDIT_FULL", type: "string", help: "also write every capture to DIR" },
