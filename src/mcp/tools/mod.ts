@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../define.ts";
 import { coreTools } from "./core.ts";
+import { watchTools } from "./watch.ts";
 
 /** The tool table: every tool the server can expose, in the order `tools/list` shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...coreTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...coreTools, ...watchTools];

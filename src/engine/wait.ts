@@ -1,0 +1,154 @@
+import type { TmuxServer } from "../tmux/server.ts";
+import type { PaneOutput } from "./output/source.ts";
+import { logSize } from "./output/follower.ts";
+import { renderTerminalText } from "./output/render.ts";
+import type { PaneInfo } from "./panes.ts";
+import { atShellPrompt, paneProcess } from "./procstate.ts";
+import { LineScanner } from "./wait_lines.ts";
+import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
+
+/** What the wait primitives need from the engine (the MCP Engine satisfies it). */
+export interface WaitDeps {
+  tmux: TmuxServer;
+  output: PaneOutput;
+}
+
+export type Since = "now" | "screen";
+
+export interface PaneScan {
+  scanner: LineScanner;
+  close(): void;
+}
+
+/**
+ * Starts turning a pane's new output into lines. With `echoGuard`, the rest of a line already
+ * begun when the wait starts (or, at a shell prompt, the line about to be drawn) is skipped: after
+ * `send_keys "cmd"`, the command line's echo can reach the log a few milliseconds after the wait
+ * began, and it must not match.
+ */
+export async function scanPane(
+  deps: WaitDeps,
+  pane: PaneInfo,
+  onLines: (lines: string[], scanner: LineScanner) => void,
+  options: { echoGuard?: boolean; keepLines?: number; fromOffset?: number } = {},
+): Promise<PaneScan> {
+  let scanner = new LineScanner({ keepLines: options.keepLines });
+  const queue: Uint8Array[] = [];
+  let ready = false;
+  const feed = (bytes: Uint8Array) => onLines(scanner.push(bytes), scanner);
+  // Read first, before any await: the state at the moment the wait began decides the echo guard.
+  const proc = options.echoGuard ? paneProcess(pane).proc : null;
+  let start = options.fromOffset;
+  let midLine = false;
+  if (deps.output.followsLog(pane) && start === undefined) {
+    start = await logSize(pane.logPath!);
+    midLine = start > 0 && await lineInProgress(pane.logPath!, start);
+  }
+  const subscription = await deps.output.subscribe(pane, (bytes) => {
+    if (ready) feed(bytes);
+    else queue.push(bytes);
+  }, start);
+  try {
+    if (options.echoGuard) {
+      if (!deps.output.followsLog(pane)) {
+        const [x] = await deps.tmux.run("display-message", "-p", "-t", pane.paneId, "#{cursor_x}");
+        midLine = Number(x) > 0;
+      }
+      // A line already begun is not new output (at a prompt: the prompt, then the typed command's echo).
+      if (midLine || (proc !== null && atShellPrompt(proc))) {
+        scanner = new LineScanner({ keepLines: options.keepLines, skipFirstLine: true });
+      }
+    }
+  } catch (error) {
+    subscription.close();
+    throw error;
+  }
+  if (Deno.env.get("TWDBG")) console.error("SCANDBG", JSON.stringify({ start, midLine, proc }));
+  ready = true;
+  for (const bytes of queue.splice(0)) feed(bytes);
+  return { scanner, close: () => subscription.close() };
+}
+
+/** Whether the log ends inside a line with visible text (not just escape sequences or a \r). */
+async function lineInProgress(path: string, size: number): Promise<boolean> {
+  try {
+    using file = await Deno.open(path, { read: true });
+    const from = Math.max(0, size - 4096);
+    await file.seek(from, Deno.SeekMode.Start);
+    const buffer = new Uint8Array(size - from);
+    let n = 0;
+    while (n < buffer.length) {
+      const got = await file.read(buffer.subarray(n));
+      if (got === null) break;
+      n += got;
+    }
+    const tail = new TextDecoder().decode(buffer.subarray(0, n));
+    return renderTerminalText(tail.slice(tail.lastIndexOf("\n") + 1)).trim() !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The visible screen as lines (wrapped lines joined). */
+export async function visibleLines(tmux: TmuxServer, paneId: string): Promise<string[]> {
+  return (await tmux.run("capture-pane", "-p", "-J", "-t", paneId)).map((l) => l.trimEnd());
+}
+
+export interface OutputMatch {
+  line: string;
+  match: string;
+  /** Where it matched: already visible when the wait began, or new output. */
+  from: "screen" | "output";
+}
+
+export interface OutputWaitResult {
+  end: WaitEnd<OutputMatch>;
+  /** The last lines observed (for a timeout report). */
+  lastLines: string[];
+}
+
+/**
+ * Waits until a line of the pane's output satisfies `matcher` (which returns the matched text
+ * or null). By default only output written after the call began can match; `since: "screen"`
+ * also tests what is visible now. Event driven: log follower or `%output`, never a poll.
+ * Reusable by any tool that waits for a readiness line.
+ */
+export async function waitForOutput(
+  deps: WaitDeps,
+  pane: PaneInfo,
+  matcher: (line: string) => string | null,
+  options: WaitOptions & { since?: Since },
+): Promise<OutputWaitResult> {
+  let scan: PaneScan | null = null;
+  let screen: string[] = [];
+  const end = await runWait<OutputMatch>(options, async (finish) => {
+    const test = (line: string | null, from: OutputMatch["from"]) => {
+      if (line === null) return;
+      const match = matcher(line);
+      if (match !== null) finish({ line, match, from });
+    };
+    scan = await scanPane(deps, pane, (lines, scanner) => {
+      for (const line of lines) test(line, "output");
+      test(scanner.partialForMatch, "output");
+    }, { echoGuard: options.since !== "screen" });
+    if (options.since === "screen") {
+      screen = await visibleLines(deps.tmux, pane.paneId);
+      for (const line of screen.toReversed()) test(line, "screen");
+    }
+    const current = scan;
+    return () => current.close();
+  });
+  const seen: string[] = (scan as PaneScan | null)?.scanner.lastLines(20) ?? [];
+  if (end.kind !== "done") {
+    // What the pane shows now is the best report of a wait that did not match.
+    screen = await visibleLines(deps.tmux, pane.paneId).catch(() => []);
+  }
+  const shown = lastNonBlank(screen, 20);
+  return { end, lastLines: shown.length > 0 ? shown : seen };
+}
+
+function lastNonBlank(lines: string[], n: number): string[] {
+  const copy = lines.slice();
+  while (copy.length > 0 && copy[copy.length - 1] === "") copy.pop();
+  return copy.slice(-n);
+}

@@ -1,0 +1,101 @@
+import * as z from "zod";
+import { defineTool, READ_ONLY } from "../define.ts";
+import { paneIdArg } from "../register.ts";
+import { paneIds } from "../results.ts";
+import type { ToolContext } from "../context.ts";
+import { ToolError } from "../../engine/errors.ts";
+import { atShellPrompt, type PaneProcess, paneProcess } from "../../engine/procstate.ts";
+import { waitForOutput } from "../../engine/wait.ts";
+import { lineMatcher } from "../../engine/wait_lines.ts";
+import { MAX_WAIT_MS, type WaitEnd } from "../../engine/wait_loop.ts";
+
+const timeoutArg = z.number().int().min(0).optional();
+const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+/** Clamps a requested timeout; the value used is reported in the result. */
+function timeout(requested: number | undefined, fallback: number): { timeoutMs: number; clamped?: true } {
+  const value = requested ?? fallback;
+  return value > MAX_WAIT_MS ? { timeoutMs: MAX_WAIT_MS, clamped: true } : { timeoutMs: value };
+}
+
+/** Progress at most once per second while a wait runs, when the client asked for it. */
+function progress(ctx: ToolContext, what: string) {
+  return (elapsedMs: number, totalMs: number) => {
+    void ctx.progress(elapsedMs, totalMs, `${what}: ${Math.round(elapsedMs / 1000)} s`);
+  };
+}
+
+function cancelled(end: WaitEnd<unknown>): void {
+  if (end.kind === "cancelled") throw new ToolError("CANCELLED", `Wait cancelled after ${end.elapsedMs} ms`);
+}
+
+export function stateResult(state: PaneProcess): Record<string, unknown> {
+  const proc = state.proc;
+  return {
+    alive: state.alive,
+    ...(state.alive ? {} : { exit_code: state.exitCode }),
+    pid: state.panePid,
+    foreground_pid: proc?.fgPid ?? null,
+    foreground_command: proc?.fgCommand ?? null,
+    foreground_cmdline: proc?.fgCmdline ?? null,
+    at_shell_prompt: proc ? atShellPrompt(proc) : false,
+    waiting_for_input: proc?.waitingForInput ?? (state.alive ? null : false),
+    reason: proc?.reason ?? "the pane's process has exited",
+  };
+}
+
+export const watchTools = [
+  defineTool({
+    name: "wait_for_text",
+    title: "Wait for text",
+    description:
+      "Wait until a line of NEW output contains `pattern` (text already shown, or the echo of a just-typed " +
+      'command, never matches; since:"screen" also matches the visible screen). A timeout returns matched:false.',
+    profile: "agent",
+    tier: "readonly",
+    annotations: WAITING,
+    input: {
+      pane_id: paneIdArg,
+      pattern: z.string().min(1).max(10_000),
+      regex: z.boolean().optional().describe("pattern is a JavaScript regex"),
+      timeout_ms: timeoutArg.describe("default 30000"),
+      since: z.enum(["now", "screen"]).optional(),
+    },
+    async handler(args, ctx) {
+      const matcher = lineMatcher(args.pattern, args.regex ?? false);
+      const pane = await ctx.pane(args.pane_id);
+      const limit = timeout(args.timeout_ms, 30_000);
+      const { end, lastLines } = await waitForOutput(ctx.engine, pane, matcher, {
+        timeoutMs: limit.timeoutMs,
+        signal: ctx.signal,
+        onProgress: progress(ctx, `waiting for ${JSON.stringify(args.pattern.slice(0, 40))}`),
+        since: args.since,
+      });
+      cancelled(end);
+      const base = {
+        ...paneIds(pane),
+        elapsed_ms: end.elapsedMs,
+        ...(limit.clamped ? { timeout_ms: limit.timeoutMs } : {}),
+      };
+      if (end.kind === "done") {
+        return { ...base, matched: true, line: end.value.line, match: end.value.match, from: end.value.from };
+      }
+      return { ...base, matched: false, timed_out: true, last_lines: lastLines };
+    },
+  }),
+
+  defineTool({
+    name: "pane_state",
+    title: "Pane state",
+    description: "The pane's process from the OS: pid, foreground process (pid, command), alive/exit_code, " +
+      "waiting_for_input (true/false, null when the OS cannot tell; see reason).",
+    profile: "agent",
+    tier: "readonly",
+    annotations: READ_ONLY,
+    input: { pane_id: paneIdArg },
+    async handler(args, ctx) {
+      const pane = await ctx.pane(args.pane_id);
+      return { ...paneIds(pane), ...stateResult(paneProcess(pane)) };
+    },
+  }),
+];
