@@ -1,17 +1,8 @@
 import assert from "node:assert/strict";
 import { TestServer, until } from "./helpers/harness.ts";
+import { shellPane } from "./helpers/shell_pane.ts";
 
 type Wait = { matched: boolean; line?: string; from?: string; elapsed_ms: number; last_lines?: string[] };
-
-/** An owned bash pane, at its prompt. */
-export async function shellPane(server: TestServer, name = "sh"): Promise<string> {
-  const created = await server.call<{ pane_id: string }>("create_pane", { name });
-  await until(
-    () => server.call<{ at_shell_prompt: boolean }>("pane_state", { pane_id: created.pane_id }),
-    (s) => s.at_shell_prompt,
-  );
-  return created.pane_id;
-}
 
 Deno.test("wait_for_text ignores text on screen and in the typed command's echo, then matches new output", async () => {
   await using server = await TestServer.start();

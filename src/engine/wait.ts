@@ -29,13 +29,13 @@ export interface PaneScan {
 export async function scanPane(
   deps: WaitDeps,
   pane: PaneInfo,
-  onLines: (lines: string[], scanner: LineScanner) => void,
-  options: { echoGuard?: boolean; keepLines?: number; fromOffset?: number } = {},
+  onLines: (lines: string[], scanner: LineScanner, bytes: Uint8Array) => void,
+  options: { echoGuard?: boolean; keepLines?: number; keepChars?: number; fromOffset?: number } = {},
 ): Promise<PaneScan> {
-  let scanner = new LineScanner({ keepLines: options.keepLines });
+  let scanner = new LineScanner(options);
   const queue: Uint8Array[] = [];
   let ready = false;
-  const feed = (bytes: Uint8Array) => onLines(scanner.push(bytes), scanner);
+  const feed = (bytes: Uint8Array) => onLines(scanner.push(bytes), scanner, bytes);
   // Read first, before any await: the state at the moment the wait began decides the echo guard.
   const proc = options.echoGuard ? paneProcess(pane).proc : null;
   let start = options.fromOffset;
@@ -56,7 +56,7 @@ export async function scanPane(
       }
       // A line already begun is not new output (at a prompt: the prompt, then the typed command's echo).
       if (midLine || (proc !== null && atShellPrompt(proc))) {
-        scanner = new LineScanner({ keepLines: options.keepLines, skipFirstLine: true });
+        scanner = new LineScanner({ ...options, skipFirstLine: true });
       }
     }
   } catch (error) {

@@ -8,6 +8,8 @@ import { atShellPrompt, type PaneProcess, paneProcess } from "../../engine/procs
 import { waitForOutput } from "../../engine/wait.ts";
 import { lineMatcher } from "../../engine/wait_lines.ts";
 import { MAX_WAIT_MS, type WaitEnd } from "../../engine/wait_loop.ts";
+import { DEFAULT_TRIGGERS, parseTriggers } from "../../engine/wait_triggers.ts";
+import { watchPane } from "../../engine/wait_watch.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -96,6 +98,47 @@ export const watchTools = [
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
       return { ...paneIds(pane), ...stateResult(paneProcess(pane)) };
+    },
+  }),
+
+  defineTool({
+    name: "watch_pane",
+    title: "Watch pane",
+    description: "Wait for the first of several triggers: exit, shell (back at prompt), input (process reads the " +
+      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX. Returns the trigger, new output, pane state.",
+    profile: "agent",
+    tier: "readonly",
+    annotations: WAITING,
+    input: {
+      pane_id: paneIdArg,
+      triggers: z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(
+        "default exit, shell, input, error",
+      ),
+      timeout_ms: timeoutArg.describe("default 60000"),
+    },
+    async handler(args, ctx) {
+      const triggers = parseTriggers(args.triggers ?? DEFAULT_TRIGGERS);
+      const pane = await ctx.pane(args.pane_id);
+      const limit = timeout(args.timeout_ms, 60_000);
+      const result = await watchPane(ctx.engine, pane, triggers, {
+        timeoutMs: limit.timeoutMs,
+        signal: ctx.signal,
+        onProgress: progress(ctx, "watching"),
+      });
+      if (result.trigger === "cancelled") {
+        throw new ToolError("CANCELLED", `Watch cancelled after ${result.elapsedMs} ms`);
+      }
+      return {
+        ...paneIds(pane),
+        trigger: result.trigger,
+        fired: result.trigger !== "timeout",
+        ...(result.line !== undefined ? { line: result.line } : {}),
+        elapsed_ms: result.elapsedMs,
+        ...(limit.clamped ? { timeout_ms: limit.timeoutMs } : {}),
+        output: result.output,
+        output_truncated: result.outputTruncated,
+        state: { ...stateResult(result.state), ...(result.state.gone ? { pane_gone: true } : {}) },
+      };
     },
   }),
 ];
