@@ -10,6 +10,7 @@ import { lineMatcher } from "../../engine/wait_lines.ts";
 import { MAX_WAIT_MS, type WaitEnd } from "../../engine/wait_loop.ts";
 import { DEFAULT_TRIGGERS, parseTriggers } from "../../engine/wait_triggers.ts";
 import { watchPane } from "../../engine/wait_watch.ts";
+import { captureSince, decodeCursor } from "../../engine/cursor.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -138,6 +139,38 @@ export const watchTools = [
         output: result.output,
         output_truncated: result.outputTruncated,
         state: { ...stateResult(result.state), ...(result.state.gone ? { pane_gone: true } : {}) },
+      };
+    },
+  }),
+
+  defineTool({
+    name: "capture_since",
+    title: "Capture since",
+    description: "Incremental read: with pane_id, the visible screen and a cursor; with that cursor, only lines " +
+      "written since, plus a new cursor. `pending` is the unfinished last line; lines_missed says history was lost.",
+    profile: "agent",
+    tier: "readonly",
+    annotations: { ...READ_ONLY, idempotentHint: false },
+    input: {
+      pane_id: paneIdArg.optional(),
+      cursor: z.string().min(1).max(2_000).optional(),
+    },
+    async handler(args, ctx) {
+      if ((args.pane_id === undefined) === (args.cursor === undefined)) {
+        throw new ToolError("INVALID_ARGUMENT", "Give either pane_id (first read) or cursor (later reads)");
+      }
+      const cursor = args.cursor === undefined ? null : decodeCursor(args.cursor);
+      const pane = await ctx.pane(cursor?.p ?? args.pane_id!);
+      const result = await captureSince(ctx.tmux, pane, ctx.engine.output.followsLog(pane), cursor);
+      await ctx.engine.audit.capture(pane.paneId, result.text);
+      return {
+        ...paneIds(pane),
+        text: result.text,
+        pending: result.pending,
+        cursor: result.cursor,
+        lines_missed: result.linesMissed,
+        truncated: result.truncated,
+        first: result.first,
       };
     },
   }),
