@@ -113,11 +113,14 @@ function boundPartial(partial: string): string {
 /** A line matcher from a tool's `pattern` + `regex` arguments; throws RangeError on a bad regex. */
 export function lineMatcher(pattern: string, regex: boolean): (line: string) => string | null {
   if (!regex) return (line) => (line.includes(pattern) ? pattern : null);
-  let re: RegExp;
+  const re = compileRegex(pattern);
+  return (line) => re.exec(line)?.[0] ?? null;
+}
+
+export function compileRegex(pattern: string): RegExp {
   try {
-    re = new RegExp(pattern);
+    return new RegExp(pattern);
   } catch (error) {
     throw new RangeError(`Invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}`);
   }
-  return (line) => re.exec(line)?.[0] ?? null;
 }

@@ -6,11 +6,13 @@ import type { ToolContext } from "../context.ts";
 import { ToolError } from "../../engine/errors.ts";
 import { atShellPrompt, type PaneProcess, paneProcess } from "../../engine/procstate.ts";
 import { waitForOutput } from "../../engine/wait.ts";
-import { lineMatcher } from "../../engine/wait_lines.ts";
+import { compileRegex, lineMatcher } from "../../engine/wait_lines.ts";
 import { MAX_WAIT_MS, type WaitEnd } from "../../engine/wait_loop.ts";
 import { DEFAULT_TRIGGERS, parseTriggers } from "../../engine/wait_triggers.ts";
 import { watchPane } from "../../engine/wait_watch.ts";
 import { captureSince, decodeCursor } from "../../engine/cursor.ts";
+import { runInRepl } from "../../engine/repl.ts";
+import { deadError } from "./core.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -171,6 +173,44 @@ export const watchTools = [
         lines_missed: result.linesMissed,
         truncated: result.truncated,
         first: result.first,
+      };
+    },
+  }),
+
+  defineTool({
+    name: "run_in_repl",
+    title: "Run in REPL",
+    description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
+      "(regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole; end a Python block with an empty line.",
+    profile: "agent",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: {
+      pane_id: paneIdArg,
+      input: z.string().min(1).max(100_000),
+      prompt: z.string().min(1).max(1_000),
+      timeout_ms: timeoutArg.describe("default 30000"),
+    },
+    async handler(args, ctx) {
+      const prompt = compileRegex(args.prompt);
+      if (args.input.includes("\0")) {
+        throw new ToolError("INVALID_ARGUMENT", "Invalid input: must not contain a NUL byte");
+      }
+      const pane = await ctx.pane(args.pane_id);
+      if (pane.dead) throw deadError(pane, "send input to");
+      const limit = timeout(args.timeout_ms, 30_000);
+      const turn = await runInRepl(ctx.engine, pane, args.input, prompt, {
+        timeoutMs: limit.timeoutMs,
+        signal: ctx.signal,
+        onProgress: progress(ctx, "waiting for the prompt"),
+      });
+      cancelled(turn.end);
+      return {
+        ...paneIds(pane),
+        output: turn.output,
+        prompt_seen: turn.end.kind === "done",
+        ...(turn.end.kind === "timeout" ? { timed_out: true } : {}),
+        elapsed_ms: turn.end.elapsedMs,
       };
     },
   }),
