@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { TestServer, until } from "./helpers/harness.ts";
-import { shellPane } from "./helpers/shell_pane.ts";
+import { PLAIN_BASH, shellPane } from "./helpers/shell_pane.ts";
 
 type Since = { text: string; pending: string; cursor: string; lines_missed: boolean; first: boolean };
 
@@ -42,7 +42,20 @@ Deno.test("capture_since on an owned pane returns each new line exactly once ove
 Deno.test("capture_since on a user's pane (tmux history rows) and a respawned pane's cursor is rejected", async () => {
   await using server = await TestServer.start();
   await server.call("list_panes");
-  const made = await server.tmux("new-session", "-d", "-s", "user", "-x", "80", "-y", "20", "-P", "-F", "#{pane_id}");
+  const made = await server.tmux(
+    "new-session",
+    "-d",
+    "-s",
+    "user",
+    "-x",
+    "80",
+    "-y",
+    "20",
+    "-P",
+    "-F",
+    "#{pane_id}",
+    PLAIN_BASH,
+  );
   const pane = made.stdout.trim();
   await until(
     () => server.call<{ at_shell_prompt: boolean }>("pane_state", { pane_id: pane }),
