@@ -53,7 +53,7 @@ export class LineScanner {
         this.#skipping = false;
         continue;
       }
-      const line = renderTerminalText(raw);
+      const line = render(raw);
       done.push(line);
       this.#keep(line);
     }
@@ -64,7 +64,7 @@ export class LineScanner {
   /** The incomplete last line, rendered, or null while it is being skipped or empty. */
   get partial(): string | null {
     if (this.#skipping || this.#partial === "") return null;
-    return renderTerminalText(this.#partial);
+    return render(this.#partial);
   }
 
   /** The incomplete line with its trailing blanks kept, so a prompt regex like `>>> ` can match. */
@@ -100,6 +100,14 @@ export class LineScanner {
       this.droppedLines++;
     }
   }
+}
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+/** Plain text (the bulk of most output) needs no terminal rendering: a fast path for chatty panes. */
+function render(raw: string): string {
+  return CONTROL.test(raw) ? renderTerminalText(raw) : raw.trimEnd();
 }
 
 /** A line that never ends (a progress bar redrawn with \r) is cut to its last redraw. */
