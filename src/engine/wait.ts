@@ -40,33 +40,50 @@ export async function scanPane(
   const proc = options.echoGuard ? paneProcess(pane).proc : null;
   let start = options.fromOffset;
   let midLine = false;
-  if (deps.output.followsLog(pane) && start === undefined) {
+  const logged = deps.output.followsLog(pane);
+  let startRow: { abs: number; x: number } | null = null;
+  if (logged && start === undefined) {
     start = await logSize(pane.logPath!);
     midLine = start > 0 && await lineInProgress(pane.logPath!, start);
+  } else if (!logged) {
+    startRow = await gridPosition(deps.tmux, pane.paneId);
+    midLine = startRow.x > 0;
   }
   const subscription = await deps.output.subscribe(pane, (bytes) => {
     if (ready) feed(bytes);
     else queue.push(bytes);
   }, start);
+  let gap: string[] = [];
   try {
-    if (options.echoGuard) {
-      if (!deps.output.followsLog(pane)) {
-        const [x] = await deps.tmux.run("display-message", "-p", "-t", pane.paneId, "#{cursor_x}");
-        midLine = Number(x) > 0;
-      }
-      // A line already begun is not new output (at a prompt: the prompt, then the typed command's echo).
-      if (midLine || (proc !== null && atShellPrompt(proc))) {
-        scanner = new LineScanner({ ...options, skipFirstLine: true });
-      }
+    // A line already begun is not new output (at a prompt: the prompt, then the typed command's echo).
+    if (options.echoGuard && (midLine || (proc !== null && atShellPrompt(proc)))) {
+      scanner = new LineScanner({ ...options, skipFirstLine: true });
     }
+    if (startRow) gap = await rowsSince(deps.tmux, pane.paneId, startRow.abs);
   } catch (error) {
     subscription.close();
     throw error;
   }
-  if (Deno.env.get("TWDBG")) console.error("SCANDBG", JSON.stringify({ start, midLine, proc }));
+  // Rows completed while %output was being switched on (a control client attaches in a few ms).
+  if (gap.length > 0) onLines(scanner.pushText(gap.map((l) => l + "\n").join("")), scanner, new Uint8Array(0));
   ready = true;
   for (const bytes of queue.splice(0)) feed(bytes);
   return { scanner, close: () => subscription.close() };
+}
+
+async function gridPosition(tmux: TmuxServer, paneId: string): Promise<{ abs: number; y: number; x: number }> {
+  const [row] = await tmux.run("display-message", "-p", "-t", paneId, "#{history_size} #{cursor_y} #{cursor_x}");
+  const [hs, y, x] = row.split(" ").map(Number);
+  return { abs: hs + y, y, x };
+}
+
+/** Complete rows from absolute row `from` to the row above the cursor (wrapped rows joined). */
+async function rowsSince(tmux: TmuxServer, paneId: string, from: number): Promise<string[]> {
+  const now = await gridPosition(tmux, paneId);
+  if (now.abs <= from) return [];
+  const first = from - (now.abs - now.y); // relative to the top of the screen; negative = history
+  return (await tmux.run("capture-pane", "-p", "-J", "-t", paneId, "-S", String(first), "-E", String(now.y - 1)))
+    .map((l) => l.trimEnd());
 }
 
 /** Whether the log ends inside a line with visible text (not just escape sequences or a \r). */
