@@ -36,8 +36,6 @@ export async function scanPane(
   const queue: Uint8Array[] = [];
   let ready = false;
   const feed = (bytes: Uint8Array) => onLines(scanner.push(bytes), scanner, bytes);
-  // Read first, before any await: the state at the moment the wait began decides the echo guard.
-  const proc = options.echoGuard ? paneProcess(pane).proc : null;
   let start = options.fromOffset;
   let midLine = false;
   const logged = deps.output.followsLog(pane);
@@ -49,6 +47,8 @@ export async function scanPane(
     startRow = await gridPosition(deps.tmux, pane.paneId);
     midLine = startRow.x > 0;
   }
+  // Read after the start position: "at a prompt" then proves the typed line's echo comes after it.
+  const proc = options.echoGuard ? paneProcess(pane).proc : null;
   const subscription = await deps.output.subscribe(pane, (bytes) => {
     if (ready) feed(bytes);
     else queue.push(bytes);

@@ -37,7 +37,7 @@ export class SessionTaps {
       const client = await current.client;
       if (first) {
         current.off.delete(paneId);
-        await client.run(["refresh-client", "-A", `${paneId}:on`]);
+        await refresh(client, "-A", `${paneId}:on`);
       }
     } catch (error) {
       this.#remove(current, paneId, onBytes);
@@ -65,11 +65,12 @@ export class SessionTaps {
           if (this.#taps.get(session) === tap) this.#taps.delete(session);
         },
       });
+      await attached(client);
       const panes = await client.run(["list-panes", "-s", "-t", `=${session}`, "-F", "#{pane_id}"]);
       const others = panes.filter((id) => id !== paneId && /^%\d+$/.test(id));
       await Promise.all([
-        ...others.map((id) => client.run(["refresh-client", "-A", `${id}:off`])),
-        client.run(["refresh-client", "-f", "!no-output"]),
+        ...others.map((id) => refresh(client, "-A", `${id}:off`)),
+        refresh(client, "-f", "!no-output"),
       ]);
       for (const id of others) tap.off.add(id);
       return client;
@@ -88,7 +89,7 @@ export class SessionTaps {
       for (const listener of set) listener(bytes);
     } else if (!tap.off.has(paneId)) {
       tap.off.add(paneId);
-      client.run(["refresh-client", "-A", `${paneId}:off`]).catch(() => {});
+      refresh(client, "-A", `${paneId}:off`).catch(() => {});
     }
   }
 
@@ -102,7 +103,7 @@ export class SessionTaps {
       return;
     }
     tap.off.add(paneId);
-    tap.client.then((c) => c.run(["refresh-client", "-A", `${paneId}:off`])).catch(() => {});
+    tap.client.then((c) => refresh(c, "-A", `${paneId}:off`)).catch(() => {});
   }
 
   #closeTap(tap: Tap): void {
@@ -110,4 +111,23 @@ export class SessionTaps {
     tap.closed = true;
     tap.client.then((c) => c.close()).catch(() => {});
   }
+}
+
+/**
+ * `refresh-client` with an explicit `-t`: without it tmux applies the command to its "current"
+ * client, which can be another client (the shared connection, with no-output) while this one
+ * is still attaching.
+ */
+function refresh(client: ControlClient, ...args: string[]): Promise<string[]> {
+  return client.run(["refresh-client", "-t", client.clientName, ...args]);
+}
+
+/** Waits until tmux lists this client as attached (the attach from argv can lag its first replies). */
+async function attached(client: ControlClient): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const clients = await client.run(["list-clients", "-F", "#{client_name}"]);
+    if (clients.includes(client.clientName)) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`tmux control client ${client.clientName} did not attach`);
 }
