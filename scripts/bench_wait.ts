@@ -95,11 +95,13 @@ const plain = (await server.tmux("new-window", "-d", "-t", "bench:", "-P", "-F",
 await new Promise((r) => setTimeout(r, 300));
 const cost: Record<string, number[]> = {
   "no watcher (plain pane)": [],
+  "owned pane, not watched": [],
   "owned pane, watched": [],
   "user pane, watched": [],
 };
 for (let i = 0; i < 2; i++) {
   cost["no watcher (plain pane)"].push(await bulk(plain, false));
+  cost["owned pane, not watched"].push(await bulk(owned, false));
   cost["owned pane, watched"].push(await bulk(owned, true));
   cost["user pane, watched"].push(await bulk(user, true));
 }
