@@ -86,7 +86,16 @@ export async function captureSince(
       first: false,
     };
   }
-  return await gridSince(tmux, pane, base, cursor?.k === "grid" ? cursor : null);
+  // Rows move while output scrolls; a read is kept only if the grid did not move during it.
+  for (let attempt = 0;; attempt++) {
+    const before = await gridMark(tmux, pane.paneId);
+    const result = await gridSince(tmux, pane, base, cursor?.k === "grid" ? cursor : null);
+    if (attempt >= 20 || before === await gridMark(tmux, pane.paneId)) return result;
+  }
+}
+
+async function gridMark(tmux: TmuxServer, paneId: string): Promise<string> {
+  return (await tmux.run("display-message", "-p", "-t", paneId, "#{history_size} #{cursor_y} #{cursor_x}"))[0];
 }
 
 function checkSamePane(pane: PaneInfo, cursor: Cursor): void {

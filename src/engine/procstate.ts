@@ -20,6 +20,8 @@ export interface ProcState {
   waitingForInput: boolean | null;
   /** How the answer was decided, or why it could not be. */
   reason: string;
+  /** Scheduler state of the foreground process (R running, S sleeping, T stopped …). */
+  state: string | null;
   /** Blocked in read(2) on fd 0 (a `read` builtin, `cat`, `input()`), as opposed to a line editor. */
   readsStdin: boolean;
 }
@@ -100,6 +102,7 @@ const UNKNOWN: ProcState = {
   waitingForInput: null,
   reason: "",
   readsStdin: false,
+  state: null,
 };
 
 /** Reads the foreground process of the pane whose first process is `panePid`. */
@@ -118,7 +121,7 @@ export function readProcState(panePid: number): ProcState {
     fgCmdline,
     fgIsShell: fgCommand !== null && SHELLS.has(fgCommand.replace(/^-/, "")),
   };
-  return { ...base, ...waiting(fgPid, tty) };
+  return { ...base, state: statFields(fgPid)?.[0] ?? null, ...waiting(fgPid, tty) };
 }
 
 /** Decides whether `pid` is blocked reading the terminal `tty`. */

@@ -3,7 +3,7 @@ import type { PaneOutput } from "./output/source.ts";
 import { logSize } from "./output/follower.ts";
 import { renderTerminalText } from "./output/render.ts";
 import type { PaneInfo } from "./panes.ts";
-import { atShellPrompt, paneProcess } from "./procstate.ts";
+import { atShellPrompt, paneProcess, type ProcState } from "./procstate.ts";
 import { LineScanner } from "./wait_lines.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 
@@ -56,7 +56,7 @@ export async function scanPane(
   let gap: string[] = [];
   try {
     // A line already begun is not new output (at a prompt: the prompt, then the typed command's echo).
-    if (options.echoGuard && (midLine || (proc !== null && atShellPrompt(proc)))) {
+    if (options.echoGuard && (midLine || (proc !== null && betweenCommands(proc, pane.pid)))) {
       scanner = new LineScanner({ ...options, skipFirstLine: true });
     }
     if (startRow) gap = await rowsSince(deps.tmux, pane.paneId, startRow.abs);
@@ -69,6 +69,15 @@ export async function scanPane(
   ready = true;
   for (const bytes of queue.splice(0)) feed(bytes);
   return { scanner, close: () => subscription.close() };
+}
+
+/**
+ * The pane's own shell waits at its prompt: the next line is its prompt and the echo of a
+ * command typed now. (A shell already running the typed line cannot be told apart, from /proc,
+ * from one that has echoed it; see docs/wait.md "residual race".)
+ */
+function betweenCommands(proc: ProcState, panePid: number | null): boolean {
+  return atShellPrompt(proc) && proc.fgPid === panePid;
 }
 
 async function gridPosition(tmux: TmuxServer, paneId: string): Promise<{ abs: number; y: number; x: number }> {

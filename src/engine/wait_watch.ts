@@ -64,6 +64,7 @@ export async function watchPane(
     let again = false;
     let lastCheck = 0;
     let pendingCheck = false;
+    let unreaped = 0;
     const check = async () => {
       if (checking) return void (again = true);
       checking = true;
@@ -91,8 +92,11 @@ export async function watchPane(
       if (done) return;
       if (has("exit") && pane.pid !== null && processExists(pane.pid) === false) {
         const dead = await deadStatus(deps, pane.paneId);
-        if (dead !== "alive") return fire({ trigger: "exit" });
-        return later(() => void check(), 20); // tmux has not reaped it yet
+        // tmux can mark a pane dead a moment before it has reaped the process and knows the status.
+        if (dead === "gone" || dead === "dead" || (dead === "dead-unreaped" && ++unreaped > 25)) {
+          return fire({ trigger: "exit" });
+        }
+        return later(() => void check(), 20);
       }
       if (!has("shell") && !has("input")) return;
       const proc = paneProcess(pane).proc;
@@ -161,10 +165,12 @@ export async function watchPane(
   };
 }
 
-async function deadStatus(deps: WaitDeps, paneId: string): Promise<"alive" | "dead" | "gone"> {
+async function deadStatus(deps: WaitDeps, paneId: string): Promise<"alive" | "dead" | "dead-unreaped" | "gone"> {
   try {
-    const [dead] = await deps.tmux.run("display-message", "-p", "-t", paneId, "#{pane_dead}");
-    return dead === "1" ? "dead" : "alive";
+    const [row] = await deps.tmux.run("display-message", "-p", "-t", paneId, "#{pane_dead} #{pane_dead_status}");
+    const [dead, status] = row.split(" ");
+    if (dead !== "1") return "alive";
+    return status ? "dead" : "dead-unreaped";
   } catch (error) {
     if ((error as { kind?: string }).kind === "target_gone") return "gone";
     throw error;
