@@ -5,6 +5,7 @@ import { Workspace } from "./engine/workspace.ts";
 import type { Engine } from "./mcp/context.ts";
 import { createServer } from "./mcp/server.ts";
 import { PaneOutput } from "./engine/output/source.ts";
+import { ProcReader } from "./engine/proc_reader.ts";
 import { logDir } from "./engine/output/log_files.ts";
 import { StdioServerTransport } from "./mcp/sdk.ts";
 
@@ -15,7 +16,8 @@ export async function serveStdio(config: Readonly<Config>): Promise<void> {
   const audit = await AuditLog.open({ file: config.audit, fullDir: config.auditFull, payloads: config.auditPayloads });
   const workspace = new Workspace(config);
   const output = new PaneOutput(workspace.tmux, logDir(config.stateDir));
-  const engine: Engine = { config, workspace, tmux: workspace.tmux, audit, output };
+  const proc = new ProcReader(workspace.tmux, config.stateDir);
+  const engine: Engine = { config, workspace, tmux: workspace.tmux, audit, output, proc };
 
   let stopping = false;
   const stop = async (why: string) => {

@@ -3,6 +3,7 @@ import type { Workspace } from "../engine/workspace.ts";
 import type { TmuxServer } from "../tmux/server.ts";
 import type { AuditLog } from "../audit/audit.ts";
 import type { PaneOutput } from "../engine/output/source.ts";
+import type { ProcReader } from "../engine/proc_reader.ts";
 import type { PaneInfo } from "../engine/panes.ts";
 import { ToolError } from "../engine/errors.ts";
 import { resolvePane } from "../engine/targets.ts";
@@ -15,6 +16,8 @@ export interface Engine {
   audit: AuditLog;
   /** Live output bytes of any pane (log follower for owned panes, %output for others). */
   output: PaneOutput;
+  /** Process facts from /proc, read through tmux (the sandbox does not let Deno read /proc). */
+  proc: ProcReader;
 }
 
 const TIER_RANK: Record<Tier, number> = { readonly: 0, mutating: 1, destructive: 2 };

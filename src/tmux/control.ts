@@ -72,6 +72,11 @@ export class ControlClient {
     return client;
   }
 
+  /** tmux names a control client `client-<pid>` after its process id; `-t` targets it exactly. */
+  get clientName(): string {
+    return `client-${this.#child.pid}`;
+  }
+
   get isOpen(): boolean {
     return this.#closedReason === null;
   }

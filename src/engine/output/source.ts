@@ -1,6 +1,8 @@
+import { dirname } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { PaneInfo } from "../panes.ts";
 import { type FollowHandle, LogFollower, logSize } from "./follower.ts";
+import { SessionTaps } from "./session_taps.ts";
 
 export interface OutputSubscription {
   close(): void;
@@ -8,16 +10,16 @@ export interface OutputSubscription {
 
 /**
  * The event source for a pane's output bytes. Owned panes: their pipe-pane log followed with
- * watchFs (durable, byte offsets). Other panes: control-mode `%output`, switched on for that
- * pane only while someone listens.
+ * watchFs (durable, byte offsets). Other panes: control-mode `%output` from a client attached to
+ * that pane's session, switched on for that pane only while someone listens (see SessionTaps).
  */
 export class PaneOutput {
   readonly follower: LogFollower;
-  readonly #listeners = new Map<string, Set<(bytes: Uint8Array) => void>>();
+  readonly taps: SessionTaps;
 
-  constructor(private readonly tmux: TmuxServer, logDir: string) {
+  constructor(tmux: TmuxServer, private readonly logDir: string) {
     this.follower = new LogFollower(logDir);
-    tmux.onOutput((paneId, bytes) => this.#listeners.get(paneId)?.forEach((l) => l(bytes)));
+    this.taps = new SessionTaps(tmux.socketArgs);
   }
 
   /**
@@ -29,28 +31,21 @@ export class PaneOutput {
     onBytes: (bytes: Uint8Array) => void,
     fromOffset?: number,
   ): Promise<OutputSubscription> {
-    if (pane.logPath) {
-      const start = fromOffset ?? await logSize(pane.logPath);
-      const handle: FollowHandle = this.follower.follow(pane.logPath, start, (bytes) => onBytes(bytes));
+    if (this.followsLog(pane)) {
+      const start = fromOffset ?? await logSize(pane.logPath!);
+      const handle: FollowHandle = this.follower.follow(pane.logPath!, start, (bytes) => onBytes(bytes));
       return { close: () => handle.close() };
     }
-    let set = this.#listeners.get(pane.paneId);
-    const first = !set;
-    if (!set) this.#listeners.set(pane.paneId, set = new Set());
-    set.add(onBytes);
-    if (first) await this.tmux.run("refresh-client", "-A", `${pane.paneId}:on`);
-    return {
-      close: () => {
-        set!.delete(onBytes);
-        if (set!.size === 0 && this.#listeners.get(pane.paneId) === set) {
-          this.#listeners.delete(pane.paneId);
-          this.tmux.run("refresh-client", "-A", `${pane.paneId}:off`).catch(() => {});
-        }
-      },
-    };
+    return await this.taps.subscribe(pane.sessionName, pane.paneId, onBytes);
+  }
+
+  /** Whether the pane's bytes come from its log (a pane of this state directory) rather than `%output`. */
+  followsLog(pane: PaneInfo): boolean {
+    return pane.logPath !== null && dirname(pane.logPath) === this.logDir;
   }
 
   close(): void {
     this.follower.close();
+    this.taps.close();
   }
 }

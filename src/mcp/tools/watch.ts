@@ -1,0 +1,217 @@
+import * as z from "zod";
+import { defineTool, READ_ONLY } from "../define.ts";
+import { paneIdArg } from "../register.ts";
+import { paneIds } from "../results.ts";
+import type { ToolContext } from "../context.ts";
+import { ToolError } from "../../engine/errors.ts";
+import { atShellPrompt, type PaneProcess, paneProcess } from "../../engine/procstate.ts";
+import { waitForOutput } from "../../engine/wait.ts";
+import { compileRegex, lineMatcher } from "../../engine/wait_lines.ts";
+import { MAX_WAIT_MS, type WaitEnd } from "../../engine/wait_loop.ts";
+import { DEFAULT_TRIGGERS, parseTriggers } from "../../engine/wait_triggers.ts";
+import { watchPane } from "../../engine/wait_watch.ts";
+import { captureSince, decodeCursor } from "../../engine/cursor.ts";
+import { runInRepl } from "../../engine/repl.ts";
+import { deadError } from "./core.ts";
+
+const timeoutArg = z.number().int().min(0).optional();
+const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+/** Clamps a requested timeout; the value used is reported in the result. */
+function timeout(requested: number | undefined, fallback: number): { timeoutMs: number; clamped?: true } {
+  const value = requested ?? fallback;
+  return value > MAX_WAIT_MS ? { timeoutMs: MAX_WAIT_MS, clamped: true } : { timeoutMs: value };
+}
+
+/** Progress at most once per second while a wait runs, when the client asked for it. */
+function progress(ctx: ToolContext, what: string) {
+  return (elapsedMs: number, totalMs: number) => {
+    void ctx.progress(elapsedMs, totalMs, `${what}: ${Math.round(elapsedMs / 1000)} s`);
+  };
+}
+
+function cancelled(end: WaitEnd<unknown>): void {
+  if (end.kind === "cancelled") throw new ToolError("CANCELLED", `Wait cancelled after ${end.elapsedMs} ms`);
+}
+
+export function stateResult(state: PaneProcess): Record<string, unknown> {
+  const proc = state.proc;
+  return {
+    alive: state.alive,
+    ...(state.alive ? {} : { exit_code: state.exitCode }),
+    pid: state.panePid,
+    foreground_pid: proc?.fgPid ?? null,
+    foreground_command: proc?.fgCommand ?? null,
+    foreground_cmdline: proc?.fgCmdline ?? null,
+    at_shell_prompt: proc ? atShellPrompt(proc) : false,
+    waiting_for_input: proc?.waitingForInput ?? (state.alive ? null : false),
+    reason: proc?.reason ?? "the pane's process has exited",
+  };
+}
+
+export const watchTools = [
+  defineTool({
+    name: "wait_for_text",
+    title: "Wait for text",
+    description:
+      "Wait until a line of NEW output contains `pattern` (text already shown, or the echo of a just-typed " +
+      'command, never matches; since:"screen" also matches the visible screen). A timeout returns matched:false.',
+    profile: "agent",
+    tier: "readonly",
+    annotations: WAITING,
+    input: {
+      pane_id: paneIdArg,
+      pattern: z.string().min(1).max(10_000),
+      regex: z.boolean().optional().describe("pattern is a JavaScript regex"),
+      timeout_ms: timeoutArg.describe("default 30000"),
+      since: z.enum(["now", "screen"]).optional(),
+    },
+    async handler(args, ctx) {
+      const matcher = lineMatcher(args.pattern, args.regex ?? false);
+      const pane = await ctx.pane(args.pane_id);
+      const limit = timeout(args.timeout_ms, 30_000);
+      const { end, lastLines } = await waitForOutput(ctx.engine, pane, matcher, {
+        timeoutMs: limit.timeoutMs,
+        signal: ctx.signal,
+        onProgress: progress(ctx, `waiting for ${JSON.stringify(args.pattern.slice(0, 40))}`),
+        since: args.since,
+      });
+      cancelled(end);
+      const base = {
+        ...paneIds(pane),
+        elapsed_ms: end.elapsedMs,
+        ...(limit.clamped ? { timeout_ms: limit.timeoutMs } : {}),
+      };
+      if (end.kind === "done") {
+        return { ...base, matched: true, line: end.value.line, match: end.value.match, from: end.value.from };
+      }
+      return { ...base, matched: false, timed_out: true, last_lines: lastLines };
+    },
+  }),
+
+  defineTool({
+    name: "pane_state",
+    title: "Pane state",
+    description: "The pane's process from the OS: pid, foreground process (pid, command), alive/exit_code, " +
+      "waiting_for_input (true/false, null when the OS cannot tell; see reason).",
+    profile: "agent",
+    tier: "readonly",
+    annotations: READ_ONLY,
+    input: { pane_id: paneIdArg },
+    async handler(args, ctx) {
+      const pane = await ctx.pane(args.pane_id);
+      return { ...paneIds(pane), ...stateResult(await paneProcess(ctx.engine.proc, pane)) };
+    },
+  }),
+
+  defineTool({
+    name: "watch_pane",
+    title: "Watch pane",
+    description: "Wait for the first of several triggers: exit, shell (back at prompt), input (process reads the " +
+      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX. Returns the trigger, new output, pane state.",
+    profile: "agent",
+    tier: "readonly",
+    annotations: WAITING,
+    input: {
+      pane_id: paneIdArg,
+      triggers: z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(
+        "default exit, shell, input, error",
+      ),
+      timeout_ms: timeoutArg.describe("default 60000"),
+    },
+    async handler(args, ctx) {
+      const triggers = parseTriggers(args.triggers ?? DEFAULT_TRIGGERS);
+      const pane = await ctx.pane(args.pane_id);
+      const limit = timeout(args.timeout_ms, 60_000);
+      const result = await watchPane(ctx.engine, pane, triggers, {
+        timeoutMs: limit.timeoutMs,
+        signal: ctx.signal,
+        onProgress: progress(ctx, "watching"),
+      });
+      if (result.trigger === "cancelled") {
+        throw new ToolError("CANCELLED", `Watch cancelled after ${result.elapsedMs} ms`);
+      }
+      return {
+        ...paneIds(pane),
+        trigger: result.trigger,
+        fired: result.trigger !== "timeout",
+        ...(result.line !== undefined ? { line: result.line } : {}),
+        elapsed_ms: result.elapsedMs,
+        ...(limit.clamped ? { timeout_ms: limit.timeoutMs } : {}),
+        output: result.output,
+        output_truncated: result.outputTruncated,
+        state: { ...stateResult(result.state), ...(result.state.gone ? { pane_gone: true } : {}) },
+      };
+    },
+  }),
+
+  defineTool({
+    name: "capture_since",
+    title: "Capture since",
+    description: "Incremental read: with pane_id, the visible screen and a cursor; with that cursor, only lines " +
+      "written since, plus a new cursor. `pending` is the unfinished last line; lines_missed says history was lost.",
+    profile: "agent",
+    tier: "readonly",
+    annotations: { ...READ_ONLY, idempotentHint: false },
+    input: {
+      pane_id: paneIdArg.optional(),
+      cursor: z.string().min(1).max(2_000).optional(),
+    },
+    async handler(args, ctx) {
+      if ((args.pane_id === undefined) === (args.cursor === undefined)) {
+        throw new ToolError("INVALID_ARGUMENT", "Give either pane_id (first read) or cursor (later reads)");
+      }
+      const cursor = args.cursor === undefined ? null : decodeCursor(args.cursor);
+      const pane = await ctx.pane(cursor?.p ?? args.pane_id!);
+      const result = await captureSince(ctx.tmux, pane, ctx.engine.output.followsLog(pane), cursor);
+      await ctx.engine.audit.capture(pane.paneId, result.text);
+      return {
+        ...paneIds(pane),
+        text: result.text,
+        pending: result.pending,
+        cursor: result.cursor,
+        lines_missed: result.linesMissed,
+        truncated: result.truncated,
+        first: result.first,
+      };
+    },
+  }),
+
+  defineTool({
+    name: "run_in_repl",
+    title: "Run in REPL",
+    description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
+      "(regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole; end a Python block with an empty line.",
+    profile: "agent",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: {
+      pane_id: paneIdArg,
+      input: z.string().min(1).max(100_000),
+      prompt: z.string().min(1).max(1_000),
+      timeout_ms: timeoutArg.describe("default 30000"),
+    },
+    async handler(args, ctx) {
+      const prompt = compileRegex(args.prompt);
+      if (args.input.includes("\0")) {
+        throw new ToolError("INVALID_ARGUMENT", "Invalid input: must not contain a NUL byte");
+      }
+      const pane = await ctx.pane(args.pane_id);
+      if (pane.dead) throw deadError(pane, "send input to");
+      const limit = timeout(args.timeout_ms, 30_000);
+      const turn = await runInRepl(ctx.engine, pane, args.input, prompt, {
+        timeoutMs: limit.timeoutMs,
+        signal: ctx.signal,
+        onProgress: progress(ctx, "waiting for the prompt"),
+      });
+      cancelled(turn.end);
+      return {
+        ...paneIds(pane),
+        output: turn.output,
+        prompt_seen: turn.end.kind === "done",
+        ...(turn.end.kind === "timeout" ? { timed_out: true } : {}),
+        elapsed_ms: turn.end.elapsedMs,
+      };
+    },
+  }),
+];

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { TestServer, until } from "./helpers/harness.ts";
+import { shellPane } from "./helpers/shell_pane.ts";
+
+type Watch = {
+  trigger: string;
+  fired: boolean;
+  line?: string;
+  elapsed_ms: number;
+  output: string;
+  state: { alive: boolean; exit_code?: number | null; foreground_command: string | null; waiting_for_input: boolean };
+};
+
+async function sendAndWatch(server: TestServer, pane: string, text: string, triggers: string[]): Promise<Watch> {
+  // Type only at the prompt, as a person would: interrupt what still runs, let the shell redraw.
+  await until(
+    () => server.call<{ at_shell_prompt: boolean }>("pane_state", { pane_id: pane }),
+    (s) => s.at_shell_prompt,
+  );
+  await server.call("send_keys", { pane_id: pane, text });
+  return await server.call<Watch>("watch_pane", {
+    pane_id: pane,
+    triggers,
+    timeout_ms: triggers.includes("input") ? 1_500 : 10_000,
+  });
+}
+
+Deno.test("watch_pane fires exit when the pane's process ends", async () => {
+  await using server = await TestServer.start();
+  const { pane_id } = await server.call<{ pane_id: string }>("create_pane", {
+    command: "sleep 0.4; echo bye; exit 3",
+  });
+  const result = await server.call<Watch>("watch_pane", { pane_id, triggers: ["exit"], timeout_ms: 10_000 });
+  assert.equal(result.trigger, "exit");
+  assert.equal(result.state.alive, false);
+  // tmux 3.3a at times marks a pane dead without reaping it: the status is then unknown (null).
+  assert.ok(result.state.exit_code === 3 || result.state.exit_code === null, JSON.stringify(result.state));
+  assert.match(result.output, /bye/);
+});
+
+Deno.test("watch_pane: idle after a burst, shell when the command returns, bell, pattern, error", async () => {
+  await using server = await TestServer.start();
+  const pane = await shellPane(server);
+
+  const idle = await sendAndWatch(server, pane, "for i in 1 2 3 4 5; do echo line$i; sleep 0.1; done; sleep 30", [
+    "idle:1",
+    "shell",
+  ]);
+  assert.equal(idle.trigger, "idle:1");
+  assert.ok(idle.elapsed_ms >= 1000 && idle.elapsed_ms < 4000, `elapsed ${idle.elapsed_ms}`);
+  assert.match(idle.output, /line5/);
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+
+  const shell = await sendAndWatch(server, pane, "sleep 0.5; echo finished", ["shell"]);
+  assert.equal(shell.trigger, "shell");
+  assert.ok(shell.elapsed_ms >= 400, `shell fired after ${shell.elapsed_ms} ms, before the command ended`);
+  assert.match(shell.output, /finished/);
+  assert.equal(shell.state.foreground_command, "bash");
+
+  const bell = await sendAndWatch(server, pane, "sleep 0.3; printf '\\a'; sleep 30", ["bell", "idle:5"]);
+  assert.equal(bell.trigger, "bell");
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+
+  const pattern = await sendAndWatch(server, pane, "sleep 0.3; echo 'listening on port 8080'; sleep 30", [
+    "exit",
+    "pattern:port \\d+$",
+  ]);
+  assert.equal(pattern.trigger, "pattern:port \\d+$");
+  assert.equal(pattern.line, "listening on port 8080");
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+
+  await Deno.writeTextFile(`${server.dir}/boom.py`, "import time\ntime.sleep(.3)\nraise ValueError('boom')\n");
+  const traceback = await sendAndWatch(server, pane, `python3 ${server.dir}/boom.py; sleep 30`, ["error", "idle:5"]);
+  assert.equal(traceback.trigger, "error");
+  assert.equal(traceback.line, "Traceback (most recent call last):");
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+
+  const compiler = await sendAndWatch(server, pane, "sleep 0.3; echo 'main.c:3:1: error: expected ;'; sleep 30", [
+    "error",
+    "idle:5",
+  ]);
+  assert.equal(compiler.trigger, "error");
+  assert.equal(compiler.line, "main.c:3:1: error: expected ;");
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+});
+
+Deno.test("watch_pane fires input for read -p, python input() and cat, not for sleep", async () => {
+  await using server = await TestServer.start();
+  const pane = await shellPane(server);
+  for (const command of ["read -p 'name: ' x", `python3 -c 'input("pw: ")'`, "cat"]) {
+    const result = await sendAndWatch(server, pane, `sleep 0.3; ${command}`, ["input", "exit"]);
+    assert.equal(result.trigger, "input", `${command}: ${JSON.stringify(result)}`);
+    assert.equal(result.state.waiting_for_input, true);
+    assert.ok(result.elapsed_ms >= 250, `${command}: fired after ${result.elapsed_ms} ms, before it ran`);
+    await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  }
+  const sleeping = await sendAndWatch(server, pane, "sleep 5", ["input"]);
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  assert.equal(sleeping.trigger, "timeout");
+});
