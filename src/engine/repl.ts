@@ -1,6 +1,7 @@
 import type { PaneInfo } from "./panes.ts";
 import { type PaneScan, scanPane, type WaitDeps } from "./wait.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
+import { pasteText } from "./paste.ts";
 
 export interface ReplTurn {
   end: WaitEnd<string>;
@@ -8,14 +9,12 @@ export interface ReplTurn {
   output: string;
 }
 
-let bufferCounter = 0;
-
 /**
  * One REPL turn: listen, send `input`, collect output until a line that matches `prompt` is the
  * unfinished last line after every input line has been echoed. Echo lines are recognised by
  * content (each ends with the next input line), so output printed between pasted statements
  * stays. One line is typed; several lines are pasted bracketed through a uniquely named buffer
- * (`paste-buffer -p -d`), so the REPL receives them whole.
+ * (`pasteText`: a unique buffer, pasted only into a live pane), so the REPL receives them whole.
  */
 export async function runInRepl(
   deps: WaitDeps,
@@ -60,9 +59,5 @@ async function send(deps: WaitDeps, paneId: string, text: string, multiLine: boo
     ]);
     return;
   }
-  const name = `tmuxwright-repl-${Deno.pid}-${++bufferCounter}`;
-  await deps.tmux.batch([
-    ["set-buffer", "-b", name, "--", text + "\n"],
-    ["paste-buffer", "-p", "-d", "-b", name, "-t", paneId],
-  ]);
+  await pasteText(deps.tmux, paneId, text + "\n", { bracketed: true, enter: false });
 }
