@@ -1,13 +1,20 @@
-// The package's "module" field names a file it does not ship, which the bundler would follow;
-// the explicit CommonJS entry works for `deno run` and `deno bundle` alike.
-// @ts-types="@xterm/headless"
-import xterm from "@xterm/headless/lib-headless/xterm-headless.js";
 import type { IBufferCell, Terminal as TerminalType } from "@xterm/headless";
 import type { Screen } from "./snapshot.ts";
 import { colorOf, THEME } from "./snapshot_palette.ts";
 
-// The package is CommonJS; Deno exposes it as a default export.
-const { Terminal } = xterm as unknown as { Terminal: typeof TerminalType };
+/**
+ * The emulator is loaded on the first snapshot, not at start-up: it is the largest module and
+ * most sessions never render a screen. The package's "module" field names a file it does not
+ * ship, which the bundler would follow; the explicit CommonJS entry works for `deno run` and
+ * `deno bundle` alike. Deno exposes the CommonJS module as a default export.
+ */
+let terminalClass: Promise<typeof TerminalType> | null = null;
+function loadTerminal(): Promise<typeof TerminalType> {
+  terminalClass ??= import("@xterm/headless/lib-headless/xterm-headless.js").then(
+    (module) => (module.default as unknown as { Terminal: typeof TerminalType }).Terminal,
+  );
+  return terminalClass;
+}
 
 /** One cell's look, as a person would see it. */
 interface Style {
@@ -35,6 +42,7 @@ interface Run {
 export async function screenRuns(screen: Screen): Promise<Run[][]> {
   const { width, height, cursor } = screen.state;
   // allowProposedApi: buffer cell attribute reads (getFgColor, isBold, ...) are "proposed" API in xterm.js.
+  const Terminal = await loadTerminal();
   const term = new Terminal({
     cols: Math.max(1, width),
     rows: Math.max(1, height),

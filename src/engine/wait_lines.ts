@@ -107,7 +107,8 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 
 /** Plain text (the bulk of most output) needs no terminal rendering: a fast path for chatty panes. */
 function render(raw: string): string {
-  return CONTROL.test(raw) ? renderTerminalText(raw) : raw.trimEnd();
+  const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw; // the tty's CR of "\r\n" changes nothing visible
+  return CONTROL.test(line) ? renderTerminalText(line) : line.trimEnd();
 }
 
 /** A line that never ends (a progress bar redrawn with \r) is cut to its last redraw. */

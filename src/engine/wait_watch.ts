@@ -16,9 +16,10 @@ export const SAFETY_RECHECK_MS = 250;
 /** A state seen at the start holds only after this much quiet (the keys just sent may not be read yet). */
 export const SETTLE_MS = 100;
 /** Re-checks triggered by output are coalesced to at most one per this interval. */
-// A state check reads /proc through tmux (a few ms of process starts), so chatty output triggers
-// at most ten checks a second.
+// A state check reads /proc through tmux (a few ms of process starts): at most ten a second.
 const OUTPUT_RECHECK_MS = 100;
+/** Control-mode notifications that can mean a pane's process ended. */
+const STATE_NOTIFICATIONS = new Set(["%window-close", "%unlinked-window-close", "%layout-change", "%exit"]);
 
 export interface WatchResult {
   /** The trigger that fired, or "timeout". */
@@ -38,9 +39,9 @@ interface Fired {
 
 /**
  * Watches a pane until the first trigger fires. Output triggers are tested on every chunk;
- * state triggers (exit/shell/input) are re-checked on every output chunk (coalesced), on tmux
- * notifications of the control connection, on a settle timer after output, and every
- * SAFETY_RECHECK_MS for state that produces no output.
+ * state triggers (exit/shell/input) are re-checked once output has been quiet for SETTLE_MS, on
+ * tmux notifications that can mean a pane closed, and every SAFETY_RECHECK_MS while quiet, for
+ * state that produces no output.
  */
 export async function watchPane(
   deps: WaitDeps,
@@ -86,6 +87,14 @@ export async function watchPane(
       } finally {
         checking = false;
       }
+    };
+    // While output flows the program is neither at a prompt nor waiting for input, and its exit
+    // ends the flow: state is checked once output has been quiet for SETTLE_MS.
+    let quietTimer: ReturnType<typeof setTimeout> | undefined;
+    const checkWhenQuiet = () => {
+      if (!stateful || done) return;
+      clearTimeout(quietTimer);
+      quietTimer = setTimeout(() => void check(), SETTLE_MS);
     };
     const requestCheck = () => {
       if (!stateful || done || pendingCheck) return;
@@ -150,12 +159,16 @@ export async function watchPane(
           if (line !== undefined) return fire({ trigger: t.name, line });
         }
       }
-      requestCheck();
+      checkWhenQuiet();
     }, { echoGuard: true, keepLines: 200, keepChars: 16_000 });
 
     armIdle();
-    const unlisten = deps.tmux.onNotification(() => requestCheck());
-    const safety = stateful ? setInterval(() => void check(), SAFETY_RECHECK_MS) : undefined;
+    const unlisten = deps.tmux.onNotification((name) => {
+      if (STATE_NOTIFICATIONS.has(name)) requestCheck();
+    });
+    const safety = stateful
+      ? setInterval(() => performance.now() - lastOutput >= SETTLE_MS && void check(), SAFETY_RECHECK_MS)
+      : undefined;
     void check();
     const current = scan;
     return () => {
@@ -163,6 +176,7 @@ export async function watchPane(
       current.close();
       unlisten();
       clearTimeout(idleTimer);
+      clearTimeout(quietTimer);
       clearInterval(safety);
       for (const id of timers) clearTimeout(id);
     };

@@ -9,6 +9,9 @@ export interface FollowHandle {
 }
 
 interface Subscriber {
+  buffer?: Uint8Array;
+  busyUntil: number;
+  timer?: ReturnType<typeof setTimeout>;
   path: string;
   offset: number;
   file: Deno.FsFile | null;
@@ -20,7 +23,10 @@ interface Subscriber {
   closed: boolean;
 }
 
-const CHUNK = 64 * 1024;
+const CHUNK = 256 * 1024;
+// A read this large means a burst: the next one waits a little to batch writes (see #schedule).
+const BUSY_BYTES = 16 * 1024;
+const BUSY_DELAY_MS = 5;
 
 /**
  * Follows append-only log files with `Deno.watchFs` (inotify on Linux): each write raises an
@@ -46,6 +52,7 @@ export class LogFollower {
       fileStart: 0,
       onData,
       draining: false,
+      busyUntil: 0,
       dirty: false,
       closed: false,
     };
@@ -83,13 +90,29 @@ export class LogFollower {
         for await (const event of watcher) {
           for (const path of event.paths) {
             const set = this.#subscribers.get(parseSegmentName(path)?.logPath ?? path);
-            if (set) { for (const sub of set) void this.#drain(sub); }
+            if (set) { for (const sub of set) this.#schedule(sub); }
           }
         }
       } catch (error) {
         if (this.#watcher === watcher) console.error("[tmuxwright] log watcher stopped:", error);
       }
     })();
+  }
+
+  /**
+   * Reads at once after an event, unless the last read found a burst: then the next read waits
+   * BUSY_DELAY_MS so a firehose is read in few large chunks instead of one per tmux write (the
+   * reader's CPU would otherwise slow the writer on a two-core machine). Sparse output keeps
+   * sub-millisecond latency.
+   */
+  #schedule(sub: Subscriber): void {
+    if (sub.timer !== undefined || sub.closed) return;
+    const wait = sub.busyUntil - performance.now();
+    if (wait <= 0) return void this.#drain(sub);
+    sub.timer = setTimeout(() => {
+      sub.timer = undefined;
+      void this.#drain(sub);
+    }, wait);
   }
 
   async #drain(sub: Subscriber): Promise<void> {
@@ -103,10 +126,14 @@ export class LogFollower {
         sub.dirty = false;
         if (!sub.file && !await this.#open(sub)) return; // created on the pane's first output
         await sub.file!.seek(sub.offset - sub.fileStart, Deno.SeekMode.Start);
-        const buffer = new Uint8Array(CHUNK);
+        // One read buffer per subscriber: a chatty pane raises thousands of events a second.
+        const buffer = sub.buffer ??= new Uint8Array(CHUNK);
+        let burst = 0;
         for (;;) {
           if (sub.closed) return;
           const n = await sub.file!.read(buffer);
+          burst += n ?? 0;
+          sub.busyUntil = burst >= BUSY_BYTES ? performance.now() + BUSY_DELAY_MS : 0;
           if (n === null || n === 0) {
             if (await this.#nextSegment(sub)) continue;
             break;
@@ -157,6 +184,7 @@ export class LogFollower {
   #unsubscribe(sub: Subscriber): void {
     if (sub.closed) return;
     sub.closed = true;
+    clearTimeout(sub.timer);
     try {
       sub.file?.close();
     } catch { /* already closed */ }
