@@ -68,3 +68,20 @@ Deno.test("capture_since on a user's pane (tmux history rows) and a respawned pa
   await server.tmux("respawn-pane", "-k", "-t", pane);
   assert.match(await server.callError("capture_since", { cursor }), /Cursor rejected: pane %\d+ was respawned/);
 });
+
+Deno.test("capture_since on an owned pane stays exact across log rotation", async () => {
+  // 4 KiB segments: each round of 1,500 lines (about 10 KiB) spans several files.
+  await using server = await TestServer.start({ args: ["--log-max-bytes", "4K", "--log-keep", "50"] });
+  const pane = await shellPane(server);
+  let cursor = (await server.call<Since>("capture_since", { pane_id: pane })).cursor;
+  for (const round of [1, 2]) {
+    await server.call("send_keys", { pane_id: pane, text: `seq -f 'q${round}-%g' 1 1500` });
+    const next = await until(
+      () => server.call<Since>("capture_since", { cursor }),
+      (r) => r.text.split("\n").includes(`q${round}-1500`),
+    );
+    const lines = next.text.split("\n").filter((l) => /^q\d+-\d+$/.test(l));
+    assert.deepEqual(lines, Array.from({ length: 1500 }, (_, i) => `q${round}-${i + 1}`), `round ${round}`);
+    cursor = next.cursor;
+  }
+});

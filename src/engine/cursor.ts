@@ -1,6 +1,7 @@
 import type { TmuxServer } from "../tmux/server.ts";
 import { ToolError } from "./errors.ts";
 import { logSize } from "./output/follower.ts";
+import { readLogRange } from "./output/rotation.ts";
 import { renderTerminalText } from "./output/render.ts";
 import type { PaneInfo } from "./panes.ts";
 import { visibleLines } from "./wait.ts";
@@ -72,7 +73,7 @@ export async function captureSince(
     }
     const missed = size < cursor.o;
     const from = missed ? 0 : Math.max(cursor.o, size - MAX_LOG_BYTES);
-    const bytes = await readRange(pane.logPath!, from, size);
+    const bytes = await readLogRange(pane.logPath!, from, size);
     const lastNl = bytes.lastIndexOf(0x0a);
     const decoder = new TextDecoder();
     const complete = lastNl === -1 ? "" : decoder.decode(bytes.subarray(0, lastNl));
@@ -170,21 +171,7 @@ async function screenText(tmux: TmuxServer, paneId: string) {
 /** Offset of the start of the log's last line (so the incomplete line is read again next time). */
 async function lineStart(path: string, size: number): Promise<number> {
   const from = Math.max(0, size - 65_536);
-  const tail = await readRange(path, from, size);
+  const tail = await readLogRange(path, from, size);
   const nl = tail.lastIndexOf(0x0a);
   return nl === -1 ? from : from + nl + 1;
-}
-
-async function readRange(path: string, from: number, to: number): Promise<Uint8Array> {
-  if (to <= from) return new Uint8Array(0);
-  using file = await Deno.open(path, { read: true });
-  await file.seek(from, Deno.SeekMode.Start);
-  const buffer = new Uint8Array(to - from);
-  let n = 0;
-  while (n < buffer.length) {
-    const got = await file.read(buffer.subarray(n));
-    if (got === null) break;
-    n += got;
-  }
-  return buffer.subarray(0, n);
 }

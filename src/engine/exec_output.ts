@@ -1,4 +1,5 @@
 import { renderTerminalText } from "./output/render.ts";
+import { concatBytes } from "./output/rotation.ts";
 
 /** Raw bytes kept per call while it runs: the tail is kept, older bytes are dropped and counted. */
 export const RAW_CAP_BYTES = 8 * 1024 * 1024;
@@ -57,16 +58,6 @@ export class OutputCollector {
       const b = Math.min(end, offset + bytes.length) - offset;
       if (b > a) parts.push(bytes.subarray(a, b));
     }
-    return concat(parts);
+    return concatBytes(parts);
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
-import { listSegments, logStart, readRange, type Segment } from "./output/rotation.ts";
+import { concatBytes, listSegments, logStart, readRange, type Segment } from "./output/rotation.ts";
 import { renderTerminalText } from "./output/render.ts";
 
 export interface TailResult {
@@ -52,7 +52,7 @@ export async function readTail(logPath: string, count: number, stripAnsi: boolea
     }
     pos = from;
   }
-  const all = concat(blocks);
+  const all = concatBytes(blocks);
   const begin = cut >= 0 ? cut : Math.max(pos, end - MAX_TAIL_BYTES);
   let text = new TextDecoder().decode(all.subarray(begin - pos));
   if (skipFinal) text = text.slice(0, -1);
@@ -100,14 +100,4 @@ function completeUtf8(bytes: Uint8Array, more: boolean): Uint8Array {
     return need > back && bytes.length > back ? bytes.subarray(0, bytes.length - back) : bytes;
   }
   return bytes;
-}
-
-function concat(blocks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(blocks.reduce((n, b) => n + b.length, 0));
-  let at = 0;
-  for (const block of blocks) {
-    out.set(block, at);
-    at += block.length;
-  }
-  return out;
 }

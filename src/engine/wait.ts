@@ -1,6 +1,7 @@
 import type { TmuxServer } from "../tmux/server.ts";
 import type { PaneOutput } from "./output/source.ts";
 import { logSize } from "./output/follower.ts";
+import { readLogRange } from "./output/rotation.ts";
 import { renderTerminalText } from "./output/render.ts";
 import type { PaneInfo } from "./panes.ts";
 import { atShellPrompt, paneProcess, type ProcState } from "./procstate.ts";
@@ -100,17 +101,7 @@ async function rowsSince(tmux: TmuxServer, paneId: string, from: number): Promis
 /** Whether the log ends inside a line with visible text (not just escape sequences or a \r). */
 async function lineInProgress(path: string, size: number): Promise<boolean> {
   try {
-    using file = await Deno.open(path, { read: true });
-    const from = Math.max(0, size - 4096);
-    await file.seek(from, Deno.SeekMode.Start);
-    const buffer = new Uint8Array(size - from);
-    let n = 0;
-    while (n < buffer.length) {
-      const got = await file.read(buffer.subarray(n));
-      if (got === null) break;
-      n += got;
-    }
-    const tail = new TextDecoder().decode(buffer.subarray(0, n));
+    const tail = new TextDecoder().decode(await readLogRange(path, Math.max(0, size - 4096), size));
     return renderTerminalText(tail.slice(tail.lastIndexOf("\n") + 1)).trim() !== "";
   } catch {
     return false;

@@ -102,6 +102,23 @@ export async function readRange(
   return { start: begin, bytes: out.subarray(0, filled) };
 }
 
+/** Bytes [from, to) of the log at `logPath` by global offset, whatever segments it spans. */
+export async function readLogRange(logPath: string, from: number, to: number): Promise<Uint8Array> {
+  if (to <= from) return new Uint8Array(0);
+  return (await readRange(await listSegments(logPath), from, to)).bytes;
+}
+
+/** Joins byte blocks into one array. */
+export function concatBytes(blocks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(blocks.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const block of blocks) {
+    out.set(block, at);
+    at += block.length;
+  }
+  return out;
+}
+
 /** Reads up to `target.length` bytes at `offset`; returns how many were read. */
 export async function readAt(path: string, offset: number, target: Uint8Array): Promise<number> {
   let file: Deno.FsFile;
