@@ -13,6 +13,10 @@ Deno.test("--tools core with --tool-prefix lists exactly the five core tools, pr
   ]);
   const pane = await s.call<{ pane_id: string }>("tmux_create_pane", {});
   assert.match(pane.pane_id, /^%\d+$/);
+  // The instructions name only tools this profile has.
+  const instructions = s.client.getInstructions() ?? "";
+  assert.match(instructions, /send_keys/);
+  assert.doesNotMatch(instructions, /execute_command|wait_for_text/);
 });
 
 Deno.test("profile and flags can come from the environment; flags win", async () => {

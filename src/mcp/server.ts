@@ -4,6 +4,14 @@ import type { Engine } from "./context.ts";
 import { registerTools } from "./register.ts";
 import { ALL_TOOLS } from "./tools/mod.ts";
 
+/** For the core profile, which has only the five pane tools. */
+export const CORE_INSTRUCTIONS = [
+  "tmux terminals for agents. Pattern: act, then read.",
+  "- create_pane opens a pane; send_keys types text (Enter by default) or presses keys like C-c.",
+  "- capture_pane reads the last lines of output, also of exited panes; list_panes shows status and exit codes.",
+  "- pane_id accepts %N or the name given at create_pane. A human can watch live: see attach_command.",
+].join("\n");
+
 export const INSTRUCTIONS = [
   "tmux terminals for agents. Pattern: act, then wait, then read.",
   "- Run a command and get its output and exit code: execute_command.",
@@ -17,7 +25,10 @@ export const INSTRUCTIONS = [
 export function createServer(engine: Engine): McpServer {
   const server = new McpServer(
     { name: NAME, title: "tmuxwright", version: VERSION },
-    { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { logging: {} },
+      instructions: engine.config.tools === "core" ? CORE_INSTRUCTIONS : INSTRUCTIONS,
+    },
   );
   registerTools(server, engine, ALL_TOOLS);
   return server;
