@@ -55,8 +55,11 @@ export class LineScanner {
       }
       const line = render(raw);
       done.push(line);
-      this.#keep(line);
+      this.#tail.push(line);
+      this.#tailChars += line.length + 1;
     }
+    this.lineCount += done.length;
+    this.#trim();
     this.#partial = boundPartial(this.#partial + text.slice(start));
     return done;
   }
@@ -91,13 +94,16 @@ export class LineScanner {
     return { text: this.lastLines(this.#keepLines + 1).join("\n"), truncated: this.droppedLines > 0 };
   }
 
-  #keep(line: string): void {
-    this.lineCount++;
-    this.#tail.push(line);
-    this.#tailChars += line.length + 1;
-    while (this.#tail.length > this.#keepLines || (this.#tailChars > this.#keepChars && this.#tail.length > 1)) {
-      this.#tailChars -= this.#tail.shift()!.length + 1;
-      this.droppedLines++;
+  /** Drops the oldest kept lines beyond the bounds, once per chunk (shift per line is O(n²) on bursts). */
+  #trim(): void {
+    let drop = Math.max(0, this.#tail.length - this.#keepLines);
+    for (let i = 0; i < drop; i++) this.#tailChars -= this.#tail[i].length + 1;
+    while (this.#tailChars > this.#keepChars && this.#tail.length - drop > 1) {
+      this.#tailChars -= this.#tail[drop++].length + 1;
+    }
+    if (drop > 0) {
+      this.#tail.splice(0, drop);
+      this.droppedLines += drop;
     }
   }
 }

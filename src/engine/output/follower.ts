@@ -17,6 +17,11 @@ interface Subscriber {
   file: Deno.FsFile | null;
   /** Offset of the first byte of the open segment file. */
   fileStart: number;
+  /** The segment file being read, and whether its read position is already at `offset`. */
+  filePath: string | null;
+  positioned: boolean;
+  /** An event named another file than the one being read: a new segment may have started. */
+  rotationHint: boolean;
   onData(bytes: Uint8Array, offset: number): void;
   draining: boolean;
   dirty: boolean;
@@ -25,7 +30,7 @@ interface Subscriber {
 
 const CHUNK = 256 * 1024;
 // A read this large means a burst: the next one waits a little to batch writes (see #schedule).
-const BUSY_BYTES = 16 * 1024;
+const BUSY_BYTES = 4 * 1024;
 const BUSY_DELAY_MS = 5;
 
 /**
@@ -50,6 +55,9 @@ export class LogFollower {
       offset: fromOffset,
       file: null,
       fileStart: 0,
+      filePath: null,
+      positioned: false,
+      rotationHint: true,
       onData,
       draining: false,
       busyUntil: 0,
@@ -90,7 +98,11 @@ export class LogFollower {
         for await (const event of watcher) {
           for (const path of event.paths) {
             const set = this.#subscribers.get(parseSegmentName(path)?.logPath ?? path);
-            if (set) { for (const sub of set) this.#schedule(sub); }
+            if (!set) continue;
+            for (const sub of set) {
+              if (path !== sub.filePath) sub.rotationHint = true;
+              this.#schedule(sub);
+            }
           }
         }
       } catch (error) {
@@ -125,7 +137,8 @@ export class LogFollower {
       do {
         sub.dirty = false;
         if (!sub.file && !await this.#open(sub)) return; // created on the pane's first output
-        await sub.file!.seek(sub.offset - sub.fileStart, Deno.SeekMode.Start);
+        if (!sub.positioned) await sub.file!.seek(sub.offset - sub.fileStart, Deno.SeekMode.Start);
+        sub.positioned = true; // reads are sequential from here: no seek per event
         // One read buffer per subscriber: a chatty pane raises thousands of events a second.
         const buffer = sub.buffer ??= new Uint8Array(CHUNK);
         let burst = 0;
@@ -141,6 +154,8 @@ export class LogFollower {
           const start = sub.offset;
           sub.offset += n;
           sub.onData(buffer.slice(0, n), start);
+          // A short read of a regular file means its end for now: skip the read that would say so.
+          if (n < buffer.length) break;
         }
       } while (sub.dirty && !sub.closed);
     } catch (error) {
@@ -162,22 +177,31 @@ export class LogFollower {
       throw error;
     }
     sub.fileStart = segment.start;
+    sub.filePath = segment.path;
+    sub.positioned = false;
     if (sub.offset < segment.start) sub.offset = segment.start;
     return true;
   }
 
-  /** At the end of a segment: switches to the next one if the writer has started it. */
+  /**
+   * At the end of a segment: switches to the next one if the writer has started it. Only tried
+   * after an event for another file (a failed open costs an exception, at every end of data).
+   */
   async #nextSegment(sub: Subscriber): Promise<boolean> {
-    if (sub.offset === sub.fileStart) return false;
+    if (sub.offset === sub.fileStart || !sub.rotationHint) return false;
+    sub.rotationHint = false;
     let next: Deno.FsFile;
+    const path = segmentPath(sub.path, sub.offset);
     try {
-      next = await Deno.open(segmentPath(sub.path, sub.offset), { read: true });
+      next = await Deno.open(path, { read: true });
     } catch {
       return false;
     }
     sub.file?.close();
     sub.file = next;
     sub.fileStart = sub.offset;
+    sub.filePath = path;
+    sub.positioned = true; // a new segment is read from its start
     return true;
   }
 
