@@ -24,7 +24,8 @@ const decoder = new TextDecoder();
 
 export class ControlParser {
   #pending: Uint8Array = new Uint8Array(0);
-  #block: { guard: string; flags: string; lines: string[] } | null = null;
+  /** The open reply block: its guard, and its content so far as raw byte runs (lines joined by \n). */
+  #block: { guard: string; flags: string; parts: Uint8Array[] } | null = null;
 
   constructor(private readonly events: ControlParserEvents) {}
 
@@ -36,26 +37,40 @@ export class ControlParser {
       data.set(this.#pending);
       data.set(chunk, this.#pending.length);
     }
+    // Block content is kept as runs of raw bytes and decoded once when the block ends: a 10,000
+    // line capture would otherwise cost 10,000 decodes. Only lines starting with "%" are looked at.
     let start = 0;
+    let run = -1; // start of the current run of block content in `data`
     for (let i = data.indexOf(0x0a); i !== -1; i = data.indexOf(0x0a, start)) {
-      this.#line(data.subarray(start, i));
+      const block = this.#block;
+      if (block) {
+        const end = data[start] === 0x25 ? this.#blockEnd(block, data.subarray(start, i)) : null;
+        if (end === null) {
+          if (run === -1) run = start;
+        } else {
+          if (run !== -1) block.parts.push(data.slice(run, start - 1));
+          run = -1;
+          this.#block = null;
+          if (block.flags === "1") this.events.reply({ ok: end, lines: joinLines(block.parts) });
+        }
+      } else {
+        this.#line(data.subarray(start, i));
+      }
       start = i + 1;
     }
+    if (this.#block && run !== -1) this.#block.parts.push(data.slice(run, start - 1));
     this.#pending = data.slice(start);
   }
 
+  /** true for the block's `%end`, false for its `%error`, null for any other line. */
+  #blockEnd(block: { guard: string }, bytes: Uint8Array): boolean | null {
+    const text = decoder.decode(bytes);
+    if (text === `%end ${block.guard}`) return true;
+    if (text === `%error ${block.guard}`) return false;
+    return null;
+  }
+
   #line(bytes: Uint8Array): void {
-    if (this.#block) {
-      const text = decoder.decode(bytes);
-      if (text === `%end ${this.#block.guard}` || text === `%error ${this.#block.guard}`) {
-        const block = this.#block;
-        this.#block = null;
-        if (block.flags === "1") this.events.reply({ ok: text.startsWith("%end"), lines: block.lines });
-      } else {
-        this.#block.lines.push(text);
-      }
-      return;
-    }
     if (startsWith(bytes, OUTPUT_PREFIX)) {
       const rest = bytes.subarray(OUTPUT_PREFIX.length);
       const space = rest.indexOf(0x20);
@@ -67,7 +82,7 @@ export class ControlParser {
     const text = decoder.decode(bytes);
     const begin = BEGIN.exec(text);
     if (begin) {
-      this.#block = { guard: `${begin[1]} ${begin[2]} ${begin[3]}`, flags: begin[3], lines: [] };
+      this.#block = { guard: `${begin[1]} ${begin[2]} ${begin[3]}`, flags: begin[3], parts: [] };
       return;
     }
     if (text.startsWith("%")) {
@@ -78,6 +93,20 @@ export class ControlParser {
 }
 
 const OUTPUT_PREFIX = new TextEncoder().encode("%output ");
+
+/** Decodes a block's byte runs (each one or more lines without its final newline) into lines. */
+function joinLines(parts: readonly Uint8Array[]): string[] {
+  if (parts.length === 0) return [];
+  const size = parts.reduce((n, p) => n + p.length, 0) + parts.length - 1;
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const [i, part] of parts.entries()) {
+    if (i > 0) all[at++] = 0x0a;
+    all.set(part, at);
+    at += part.length;
+  }
+  return decoder.decode(all).split("\n");
+}
 
 function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
   if (bytes.length < prefix.length) return false;
