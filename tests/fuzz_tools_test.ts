@@ -63,12 +63,14 @@ function randomValue(rand: () => number, depth = 0): unknown {
 function randomArgs(rand: () => number, schema: JsonSchema): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const name of Object.keys(schema.properties ?? {})) {
-    if (rand() < 0.5) continue;
-    args[name] = randomValue(rand);
-    // Waits are capped so no call blocks for long.
-    if (/timeout|_ms$|idle/.test(name) && typeof args[name] === "number") {
-      args[name] = Math.min(200, Math.abs(args[name] as number) || 1);
+    const wait = /timeout|_ms$|idle/.test(name);
+    if (rand() < 0.5) {
+      // Waits are capped so no call blocks for long: an absent timeout would mean the tool's default.
+      if (wait) args[name] = 200;
+      continue;
     }
+    args[name] = randomValue(rand);
+    if (wait && typeof args[name] === "number") args[name] = Math.min(200, Math.abs(args[name] as number) || 1);
   }
   if (rand() < 0.2) args[`extra_${Math.floor(rand() * 3)}`] = randomValue(rand);
   return args;
