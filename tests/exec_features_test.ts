@@ -1,17 +1,8 @@
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { TestServer } from "./helpers/harness.ts";
+import type { ExecResult } from "./helpers/results.ts";
 
-interface Exec {
-  pane_id: string;
-  output: string;
-  exit_code: number | null;
-  timed_out: boolean;
-  duration_ms: number;
-  truncated: boolean;
-  interrupted?: boolean;
-  timeout_ms?: number;
-  timeout_clamped?: boolean;
-}
+type Exec = ExecResult;
 
 async function bashPane(server: TestServer): Promise<string> {
   const { pane_id } = await server.call<{ pane_id: string }>("create_pane", {

@@ -1,14 +1,8 @@
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { TestServer } from "./helpers/harness.ts";
+import type { ExecResult } from "./helpers/results.ts";
 
-interface Exec {
-  pane_id: string;
-  output: string;
-  exit_code: number | null;
-  timed_out: boolean;
-  duration_ms: number;
-  truncated: boolean;
-}
+type Exec = ExecResult;
 
 // Each shell started without user configuration, as the pane's own program.
 const SHELLS: Record<string, string> = {

@@ -1,14 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { TestServer, until } from "./helpers/harness.ts";
+import type { LogTail } from "./helpers/results.ts";
 
-interface Tail {
-  content: string;
-  returned_lines: number;
-  truncated: boolean;
-  log_path: string;
-  next_byte: number;
-  pane_id: string;
-}
+type Tail = LogTail;
 interface Chunk {
   content: string;
   next_byte: number;

@@ -1,17 +1,11 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { TestServer, until } from "./helpers/harness.ts";
+import type { LogTail } from "./helpers/results.ts";
 import { LogFollower } from "../src/engine/output/follower.ts";
 import { segmentPath } from "../src/engine/output/rotation.ts";
 
-interface Tail {
-  content: string;
-  returned_lines: number;
-  truncated: boolean;
-  log_path: string;
-  next_byte: number;
-  rotated?: { first_byte: number; limit_bytes: number };
-}
+type Tail = LogTail;
 
 Deno.test("logs rotate by size, keep N files, and reads report the rotated boundary", async () => {
   await using server = await TestServer.start({ args: ["--log-max-bytes", "4K", "--log-keep", "2"] });
