@@ -58,3 +58,27 @@ for (let i = 0; i < Math.max(10, rounds / 5); i++) {
   await server.call("stop_process", { pane_id: proc.pane_id, signal: "SIGKILL" });
 }
 console.log(`start_process ready: line written -> result at client: ${stats(readyDelays)}`);
+
+// Cancellation: the client aborts a running execute_command; time until the pane's shell has the
+// terminal again (the command was interrupted). Watched by polling tmux every 2 ms from outside.
+const cancelDelays: number[] = [];
+for (let i = 0; i < Math.max(10, rounds / 10); i++) {
+  const controller = new AbortController();
+  const call = server.client.callTool(
+    { name: "execute_command", arguments: { pane_id, command: "sleep 30" } },
+    undefined,
+    {
+      signal: controller.signal,
+    },
+  ).catch(() => {});
+  const foreground = async () =>
+    (await server.tmux("display-message", "-p", "-t", pane_id, "#{pane_current_command}")).stdout.trim();
+  while (await foreground() !== "sleep") await new Promise((r) => setTimeout(r, 2));
+  const aborted = performance.now();
+  controller.abort();
+  while (await foreground() === "sleep") await new Promise((r) => setTimeout(r, 2));
+  cancelDelays.push(performance.now() - aborted);
+  await call;
+  await server.call("execute_command", { pane_id, command: "true" }); // the pane is usable again
+}
+console.log(`cancel -> command interrupted (pane back at its shell): ${stats(cancelDelays)}`);
