@@ -108,9 +108,10 @@ export async function watchPane(
 
     const evaluate = async () => {
       if (done) return;
-      const needsProc = has("exit") || has("shell") || has("input");
-      const files = needsProc && pane.pid !== null ? await deps.proc.snapshot(pane.pid) : new Map<string, string>();
+      // tmux's own answer first: the /proc snapshot costs process starts and is moot for a dead pane.
       const dead = has("exit") ? await deadStatus(deps, pane.paneId) : "alive";
+      const needsProc = stateful && dead === "alive" && pane.pid !== null;
+      const files = needsProc ? await deps.proc.snapshot(pane.pid!) : new Map<string, string>();
       if (dead !== "alive" || (has("exit") && pane.pid !== null && processExists(files, pane.pid) === false)) {
         // tmux can mark a pane dead a moment before it has reaped the process and knows the status;
         // "alive" here means the process ended while something else still holds the terminal.

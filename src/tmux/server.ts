@@ -1,5 +1,5 @@
 import { ControlClient, type ControlHandlers } from "./control.ts";
-import { tmuxOneShot, tmuxOneShotChecked } from "./oneshot.ts";
+import { tmuxOneShotChecked } from "./oneshot.ts";
 
 /**
  * One tmux server (one socket): a lazily opened, persistent control connection plus the
@@ -9,7 +9,6 @@ import { tmuxOneShot, tmuxOneShotChecked } from "./oneshot.ts";
 export class TmuxServer {
   #client: ControlClient | null = null;
   #connecting: Promise<ControlClient> | null = null;
-  readonly #outputListeners = new Set<(paneId: string, bytes: Uint8Array) => void>();
   readonly #notificationListeners = new Set<(name: string, args: string) => void>();
 
   constructor(
@@ -39,21 +38,6 @@ export class TmuxServer {
     return tmuxOneShotChecked([...this.socketArgs, ...args]);
   }
 
-  /** Whether a tmux server answers on this socket, without starting one. */
-  async isRunning(): Promise<boolean> {
-    const result = await tmuxOneShot([...this.socketArgs, "list-sessions", "-F", "#{session_id}"]);
-    return result.code === 0;
-  }
-
-  get connected(): boolean {
-    return this.#client?.isOpen ?? false;
-  }
-
-  onOutput(listener: (paneId: string, bytes: Uint8Array) => void): () => void {
-    this.#outputListeners.add(listener);
-    return () => this.#outputListeners.delete(listener);
-  }
-
   onNotification(listener: (name: string, args: string) => void): () => void {
     this.#notificationListeners.add(listener);
     return () => this.#notificationListeners.delete(listener);
@@ -79,7 +63,6 @@ export class TmuxServer {
   async #connect(): Promise<ControlClient> {
     const session = await this.prepare();
     const handlers: ControlHandlers = {
-      output: (paneId, bytes) => this.#outputListeners.forEach((l) => l(paneId, bytes)),
       notification: (name, args) => this.#notificationListeners.forEach((l) => l(name, args)),
     };
     this.#client = await ControlClient.connect(this.socketArgs, session, handlers);

@@ -76,13 +76,6 @@ export class LogFollower {
     };
   }
 
-  /** Reads whatever is new right now (used before deciding a wait is over). */
-  async flush(handle: FollowHandle): Promise<void> {
-    for (const set of this.#subscribers.values()) {
-      for (const sub of set) if (sub.offset === handle.offset && !sub.closed) await this.#drain(sub);
-    }
-  }
-
   close(): void {
     for (const set of this.#subscribers.values()) for (const sub of set) this.#unsubscribe(sub);
     this.#watcher?.close();
