@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { readTail } from "../src/engine/logs.ts";
+import { readTail } from "../src/engine/logs/log_reader.ts";
 import { segmentPath } from "../src/engine/output/rotation.ts";
 import { pipeCommand, plainPipeCommand } from "../src/engine/output/log_files.ts";
 import { recordLog } from "../src/engine/output/registry.ts";

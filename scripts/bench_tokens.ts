@@ -8,7 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
-import { loadConfig, type Profile, PROFILES } from "../src/config.ts";
+import { loadConfig, type Profile, PROFILES } from "../src/cli/config.ts";
 import { createServer } from "../src/mcp/server.ts";
 import type { Engine } from "../src/mcp/context.ts";
 

@@ -7,7 +7,7 @@ import { McpServer } from "../src/mcp/sdk.ts";
 import { registerTools } from "../src/mcp/register.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../src/mcp/define.ts";
 import type { Engine } from "../src/mcp/context.ts";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/cli/config.ts";
 
 function tool(name: string, tier: unknown): ToolDefinition {
   return defineTool({

@@ -1,12 +1,12 @@
-import type { Config, Tier } from "../config.ts";
-import type { Workspace } from "../engine/workspace.ts";
+import type { Config, Tier } from "../cli/config.ts";
+import type { Workspace } from "../engine/panes/workspace.ts";
 import type { TmuxServer } from "../tmux/server.ts";
 import type { AuditLog } from "../audit/audit.ts";
 import type { PaneOutput } from "../engine/output/source.ts";
-import type { ProcReader } from "../engine/proc_reader.ts";
-import type { PaneInfo } from "../engine/panes.ts";
+import type { ProcReader } from "../engine/watch/proc_reader.ts";
+import type { PaneInfo } from "../engine/panes/panes.ts";
 import { ToolError } from "../engine/errors.ts";
-import { resolvePane } from "../engine/targets.ts";
+import { resolvePane } from "../engine/panes/targets.ts";
 
 /** Long-lived state shared by every tool call of one server process. */
 export interface Engine {

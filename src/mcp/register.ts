@@ -9,7 +9,7 @@ import {
 import type { ToolDefinition } from "./define.ts";
 import { type Engine, tierAllows, ToolContext } from "./context.ts";
 import { ToolError, toToolError } from "../engine/errors.ts";
-import { type Profile, TIERS } from "../config.ts";
+import { type Profile, TIERS } from "../cli/config.ts";
 import { paneRef } from "../safety/patterns.ts";
 import { scrubErrorText } from "../safety/scrub.ts";
 

@@ -1,4 +1,4 @@
-import type { PaneInfo } from "../engine/panes.ts";
+import type { PaneInfo } from "../engine/panes/panes.ts";
 import type { Engine } from "./context.ts";
 
 /** The ids every pane result carries, so the agent can chain the next call without a lookup. */

@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../cli/config.ts";
 
 /**
  * The server runs under the Deno permissions of `deno task start` (see docs/SECURITY.md): tmux

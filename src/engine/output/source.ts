@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
-import type { PaneInfo } from "../panes.ts";
+import type { PaneInfo } from "../panes/panes.ts";
 import { type FollowHandle, LogFollower, logSize } from "./follower.ts";
 import { SessionTaps } from "./session_taps.ts";
 

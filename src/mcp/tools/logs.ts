@@ -3,12 +3,12 @@ import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../register.ts";
 import { paneIds } from "../results.ts";
 import { ToolError } from "../../engine/errors.ts";
-import { readChunk, readTail } from "../../engine/logs.ts";
-import { resolveLog } from "../../engine/logs_target.ts";
-import { listPanes } from "../../engine/panes.ts";
-import { searchPanes } from "../../engine/search.ts";
+import { readChunk, readTail } from "../../engine/logs/log_reader.ts";
+import { resolveLog } from "../../engine/logs/log_target.ts";
+import { listPanes } from "../../engine/panes/panes.ts";
+import { searchPanes } from "../../engine/logs/search.ts";
 import type { ToolContext } from "../context.ts";
-import type { LogTarget } from "../../engine/logs_target.ts";
+import type { LogTarget } from "../../engine/logs/log_target.ts";
 
 const MAX_CHUNK = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from "../define.ts";
-import { coreTools } from "./core.ts";
+import { coreTools } from "./panes.ts";
 import { logTools } from "./logs.ts";
-import { processTools } from "./process.ts";
+import { processTools } from "./exec.ts";
 import { screenTools } from "./screen.ts";
 import { watchTools } from "./watch.ts";
 

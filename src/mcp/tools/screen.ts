@@ -3,10 +3,10 @@ import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../register.ts";
 import { paneIds } from "../results.ts";
 import { ToolError } from "../../engine/errors.ts";
-import { pasteText } from "../../engine/paste.ts";
-import { readScreen } from "../../engine/snapshot.ts";
-import { screenRuns, toHtml, toSvg } from "../../engine/snapshot_render.ts";
-import { checkName, commandArg, deadError, nameArg } from "./core.ts";
+import { pasteText } from "../../engine/panes/paste.ts";
+import { readScreen } from "../../engine/screen/snapshot.ts";
+import { screenRuns, toHtml, toSvg } from "../../engine/screen/snapshot_render.ts";
+import { checkName, commandArg, deadError, nameArg } from "./panes.ts";
 
 export const screenTools = [
   defineTool({
