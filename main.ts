@@ -1,4 +1,4 @@
-import { ConfigError, helpText, loadConfig } from "./src/cli/config.ts";
+import { ConfigError, helpText, loadConfig } from "./src/config.ts";
 import { serveStdio } from "./src/transports/stdio.ts";
 import { attach } from "./src/cli/attach.ts";
 import { doctor } from "./src/cli/doctor.ts";

@@ -1,5 +1,5 @@
 /**
- * Benchmarks for durable logs and search (figures recorded in docs/BENCHMARKS_logs.md):
+ * Benchmarks for durable logs and search (figures recorded in docs/BENCHMARKS.md, "Logs and search"):
  *   1. read_logs lines:500 on a 1 GiB log (engine call, then through MCP)
  *   2. search_panes over 100 panes × 2,000 lines of scrollback (through MCP)
  *   3. producer throughput: no log vs `cat` vs the rotating writer, same run, interleaved

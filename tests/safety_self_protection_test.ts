@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { TestServer, tmuxAt } from "./helpers/harness.ts";
 import { TmuxServer } from "../src/tmux/server.ts";
 import { assertNotSelf, callerScope, selfProtectionReason } from "../src/safety/self_protection.ts";
-import { parseCaller } from "../src/cli/config.ts";
+import { parseCaller } from "../src/config.ts";
 
 /** A plain tmux server on `socket` with one session; returns what TMUX/TMUX_PANE would say inside its pane. */
 async function plainServer(socket: string) {

@@ -1,4 +1,4 @@
-import type { Config } from "./config.ts";
+import type { Config } from "../config.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 
 /** `tmuxwright attach`: puts this terminal on the newest live workspace so a person can watch. */

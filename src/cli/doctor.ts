@@ -1,4 +1,4 @@
-import type { Config } from "./config.ts";
+import type { Config } from "../config.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { Profile, Tier } from "../cli/config.ts";
+import type { Profile, Tier } from "../config.ts";
 import type { ToolContext } from "./context.ts";
 
 export interface Annotations {

@@ -1,4 +1,4 @@
-import type { Config } from "../cli/config.ts";
+import type { Config } from "../config.ts";
 import type { TmuxServer } from "../tmux/server.ts";
 import { ToolError } from "../engine/errors.ts";
 

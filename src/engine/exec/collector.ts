@@ -1,5 +1,4 @@
-import { renderTerminalText } from "../output/render.ts";
-import { concatBytes } from "../output/rotation.ts";
+import { concatBytes, renderTerminalText } from "../output/mod.ts";
 
 /** Raw bytes kept per call while it runs: the tail is kept, older bytes are dropped and counted. */
 export const RAW_CAP_BYTES = 8 * 1024 * 1024;

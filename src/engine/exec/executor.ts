@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
-import type { PaneOutput } from "../output/source.ts";
-import type { PaneInfo } from "../panes/panes.ts";
+import type { PaneOutput } from "../output/mod.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 import { ToolError } from "../errors.ts";
 import { PaneLocks } from "./pane_locks.ts";
 import { OutputCollector } from "./collector.ts";
@@ -54,6 +54,7 @@ export interface Typed {
 export class Executor {
   readonly locks = new PaneLocks();
   #dirReady: Promise<string> | null = null;
+  #markers = 0;
 
   constructor(
     private readonly tmux: TmuxServer,
@@ -115,7 +116,7 @@ export class Executor {
     options: { cwd?: string; keepBytes?: number } = {},
   ): Promise<Typed> {
     const { kind } = shell;
-    const id = newMarkerId();
+    const id = newMarkerId(++this.#markers);
     const file = join(await this.#execDir(), `${id}.sh`);
     await Deno.writeTextFile(file, commandFile(kind, command, options.cwd), { mode: 0o600 });
     const scanner = new MarkerScanner(id);
@@ -202,7 +203,7 @@ export class Executor {
 
   /** Types a status probe at the prompt (the shell keeps `$?` of the last command); null if none comes. */
   async probeStatus(pane: PaneInfo, kind: ShellKind, timeoutMs = 1000): Promise<number | null> {
-    const id = newMarkerId();
+    const id = newMarkerId(++this.#markers);
     const scanner = new MarkerScanner(id, false);
     let received = 0;
     let wake = () => {};

@@ -6,11 +6,10 @@ import type { ShellKind } from "./shell.ts";
  * separate printf argument, so its echo can never match a marker.
  */
 const OSC = "6973";
-let counter = 0;
-
-export function newMarkerId(): string {
+/** A marker id unique per process (`seq` comes from the caller's own counter) and hard to guess. */
+export function newMarkerId(seq: number): string {
   const random = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
-  return `${Deno.pid.toString(36)}x${(++counter).toString(36)}x${random}`;
+  return `${Deno.pid.toString(36)}x${seq.toString(36)}x${random}`;
 }
 
 export function quoteFor(kind: ShellKind, text: string): string {

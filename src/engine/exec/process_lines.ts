@@ -1,5 +1,5 @@
 import type { OutputCollector } from "./collector.ts";
-import { renderTerminalText } from "../output/render.ts";
+import { renderTerminalText } from "../output/mod.ts";
 
 /** Tests each new line of a process's output (and the line still being written) against a regex. */
 export class LineMatcher {

@@ -1,5 +1,5 @@
-import type { Workspace } from "../panes/workspace.ts";
-import type { PaneInfo } from "../panes/panes.ts";
+import type { Workspace } from "../panes/mod.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 import { type Executor, type Typed, wakeOn } from "./executor.ts";
 import { waitForPrompt } from "./prompt.ts";
 import { lastLines, LineMatcher } from "./process_lines.ts";

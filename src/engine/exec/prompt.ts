@@ -1,6 +1,6 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
-import type { PaneInfo } from "../panes/panes.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 import { foreground, type ShellKind, shellKind } from "./shell.ts";
 
 export type { ShellKind };

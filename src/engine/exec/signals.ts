@@ -1,5 +1,5 @@
 import type { TmuxServer } from "../../tmux/server.ts";
-import type { PaneInfo } from "../panes/panes.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 
 export const SIGNALS = ["SIGINT", "SIGTERM", "SIGQUIT", "SIGKILL"] as const;
 export type Signal = typeof SIGNALS[number];

@@ -1,6 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
-import { concatBytes, listSegments, logStart, readRange, type Segment } from "../output/rotation.ts";
-import { renderTerminalText } from "../output/render.ts";
+import { concatBytes, listSegments, logStart, readRange, renderTerminalText, type Segment } from "../output/mod.ts";
 
 export interface TailResult {
   lines: string[];

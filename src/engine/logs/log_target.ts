@@ -1,8 +1,8 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError, toToolError } from "../errors.ts";
-import type { PaneInfo } from "../panes/panes.ts";
-import { resolvePane } from "../panes/targets.ts";
-import { findLog, type LogEntry } from "../output/registry.ts";
+import type { PaneInfo } from "../panes/mod.ts";
+import { resolvePane } from "../panes/mod.ts";
+import { findLog, type LogEntry } from "../output/mod.ts";
 
 export interface LogTarget {
   logPath: string;

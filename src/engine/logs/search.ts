@@ -1,6 +1,6 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
-import type { PaneInfo } from "../panes/panes.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 
 export interface SearchOptions {
   pattern: string;

@@ -1,11 +1,10 @@
-import type { Config } from "../../cli/config.ts";
+import type { Config } from "../../config.ts";
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
 import { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
-import { ensureLogDir, logPathFor, pipeCommand } from "../output/log_files.ts";
-import { pruneLogs, recordLog } from "../output/registry.ts";
+import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../output/mod.ts";
 
 export interface CreatePaneOptions {
   command?: string;

@@ -2,20 +2,6 @@ import type { IBufferCell, Terminal as TerminalType } from "@xterm/headless";
 import type { Screen } from "./snapshot.ts";
 import { colorOf, THEME } from "./snapshot_palette.ts";
 
-/**
- * The emulator is loaded on the first snapshot, not at start-up: it is the largest module and
- * most sessions never render a screen. The package's "module" field names a file it does not
- * ship, which the bundler would follow; the explicit CommonJS entry works for `deno run` and
- * `deno bundle` alike. Deno exposes the CommonJS module as a default export.
- */
-let terminalClass: Promise<typeof TerminalType> | null = null;
-function loadTerminal(): Promise<typeof TerminalType> {
-  terminalClass ??= import("@xterm/headless/lib-headless/xterm-headless.js").then(
-    (module) => (module.default as unknown as { Terminal: typeof TerminalType }).Terminal,
-  );
-  return terminalClass;
-}
-
 /** One cell's look, as a person would see it. */
 interface Style {
   fg: string;
@@ -28,7 +14,7 @@ interface Style {
 }
 
 /** A row split into runs of equally styled cells. */
-interface Run {
+export interface Run {
   col: number;
   width: number;
   text: string;
@@ -38,11 +24,27 @@ interface Run {
 /**
  * Replays tmux's `capture-pane -e` rows in a real terminal emulator (@xterm/headless), then reads
  * back every cell's character, colours and attributes: one model for both HTML and SVG.
+ *
+ * The emulator is loaded on the first snapshot, not at start-up: it is the largest module and
+ * most sessions never render a screen. The package's "module" field names a file it does not
+ * ship, which the bundler would follow; the explicit CommonJS entry works for `deno run` and
+ * `deno bundle` alike. Deno exposes the CommonJS module as a default export.
  */
-export async function screenRuns(screen: Screen): Promise<Run[][]> {
+export class ScreenRenderer {
+  #terminal: Promise<typeof TerminalType> | null = null;
+
+  /** Every visible row as runs of equally styled cells. */
+  async runs(screen: Screen): Promise<Run[][]> {
+    this.#terminal ??= import("@xterm/headless/lib-headless/xterm-headless.js").then(
+      (module) => (module.default as unknown as { Terminal: typeof TerminalType }).Terminal,
+    );
+    return screenRuns(await this.#terminal, screen);
+  }
+}
+
+async function screenRuns(Terminal: typeof TerminalType, screen: Screen): Promise<Run[][]> {
   const { width, height, cursor } = screen.state;
   // allowProposedApi: buffer cell attribute reads (getFgColor, isBold, ...) are "proposed" API in xterm.js.
-  const Terminal = await loadTerminal();
   const term = new Terminal({
     cols: Math.max(1, width),
     rows: Math.max(1, height),

@@ -1,9 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
-import { logSize } from "../output/follower.ts";
-import { readLogRange } from "../output/rotation.ts";
-import { renderTerminalText } from "../output/render.ts";
-import type { PaneInfo } from "../panes/panes.ts";
+import { logSize, readLogRange, renderTerminalText } from "../output/mod.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 import { visibleLines } from "./wait_output.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
-import { renderTerminalText } from "../output/render.ts";
+import { renderTerminalText } from "../output/mod.ts";
 
 /**
  * Turns a pane's byte stream into rendered lines as it arrives. One streaming TextDecoder per

@@ -1,7 +1,12 @@
-import type { PaneInfo } from "../panes/panes.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
-import { pasteText } from "../panes/paste.ts";
+import type { Paster } from "../panes/mod.ts";
+
+/** What a REPL turn needs: the wait dependencies and the guarded paste for multi-line input. */
+export interface ReplDeps extends WaitDeps {
+  paster: Paster;
+}
 
 export interface ReplTurn {
   end: WaitEnd<string>;
@@ -14,10 +19,10 @@ export interface ReplTurn {
  * unfinished last line after every input line has been echoed. Echo lines are recognised by
  * content (each ends with the next input line), so output printed between pasted statements
  * stays. One line is typed; several lines are pasted bracketed through a uniquely named buffer
- * (`pasteText`: a unique buffer, pasted only into a live pane), so the REPL receives them whole.
+ * (`Paster`: a unique buffer, pasted only into a live pane), so the REPL receives them whole.
  */
 export async function runInRepl(
-  deps: WaitDeps,
+  deps: ReplDeps,
   pane: PaneInfo,
   input: string,
   prompt: RegExp,
@@ -51,7 +56,7 @@ function isEcho(line: string, inputLine: string): boolean {
   return trimmed.endsWith(inputLine.trimStart()) || trimmed.endsWith(inputLine);
 }
 
-async function send(deps: WaitDeps, paneId: string, text: string, multiLine: boolean): Promise<void> {
+async function send(deps: ReplDeps, paneId: string, text: string, multiLine: boolean): Promise<void> {
   if (!multiLine) {
     await deps.tmux.batch([
       ["send-keys", "-t", paneId, "-l", "--", text],
@@ -59,5 +64,5 @@ async function send(deps: WaitDeps, paneId: string, text: string, multiLine: boo
     ]);
     return;
   }
-  await pasteText(deps.tmux, paneId, text + "\n", { bracketed: true, enter: false });
+  await deps.paster.paste(paneId, text + "\n", { bracketed: true, enter: false });
 }

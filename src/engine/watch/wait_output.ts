@@ -1,9 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
-import type { PaneOutput } from "../output/source.ts";
-import { logSize } from "../output/follower.ts";
-import { readLogRange } from "../output/rotation.ts";
-import { renderTerminalText } from "../output/render.ts";
-import type { PaneInfo } from "../panes/panes.ts";
+import type { PaneOutput } from "../output/mod.ts";
+import { logSize, readLogRange, renderTerminalText } from "../output/mod.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 import { atShellPrompt, paneProcess, type ProcState } from "./procstate.ts";
 import type { ProcReader } from "./proc_reader.ts";
 import { LineScanner } from "./line_scanner.ts";
@@ -77,7 +75,7 @@ export async function scanPane(
 /**
  * The pane's own shell waits at its prompt: the next line is its prompt and the echo of a
  * command typed now. (A shell already running the typed line cannot be told apart, from /proc,
- * from one that has echoed it; see docs/wait.md "residual race".)
+ * from one that has echoed it; see README.md "residual race" in this folder.)
  */
 function betweenCommands(proc: ProcState, panePid: number | null): boolean {
   return atShellPrompt(proc) && proc.fgPid === panePid;

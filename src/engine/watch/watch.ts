@@ -1,4 +1,4 @@
-import type { PaneInfo } from "../panes/panes.ts";
+import type { PaneInfo } from "../panes/mod.ts";
 import {
   atShellPrompt,
   type PaneProcess,

@@ -1,30 +1,17 @@
 import * as z from "zod";
 import { defineTool } from "../define.ts";
-import { paneIdArg } from "../register.ts";
+import { commandArg, cwdArg, nameArg, paneIdArg } from "../args.ts";
+import { assertKillable, checkCwd, checkName, checkNoNul } from "../checks.ts";
 import { paneIds } from "../results.ts";
-import type { Engine } from "../context.ts";
 import type { ToolContext } from "../context.ts";
-import type { PaneInfo } from "../../engine/panes/panes.ts";
+import type { PaneInfo } from "../../engine/panes/mod.ts";
 import { ToolError } from "../../engine/errors.ts";
-import { Executor } from "../../engine/exec/executor.ts";
-import { ProcessManager, SIGNALS } from "../../engine/exec/processes.ts";
-import { assertKillable, checkCwd, checkName, commandArg, cwdArg, nameArg } from "./panes.ts";
+import { SIGNALS } from "../../engine/exec/mod.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_TIMEOUT_MS = 600_000;
 const DEFAULT_STOP_TIMEOUT_MS = 5_000;
 const MAX_STOP_TIMEOUT_MS = 60_000;
-
-/** Per-engine state (queues, running processes), created on first use; no module-level globals. */
-const runners = new WeakMap<Engine, ProcessManager>();
-function runner(engine: Engine): ProcessManager {
-  let found = runners.get(engine);
-  if (!found) {
-    found = new ProcessManager(engine.workspace, new Executor(engine.tmux, engine.output, engine.config.stateDir));
-    runners.set(engine, found);
-  }
-  return found;
-}
 
 function clampTimeout(value: number | undefined, fallback: number, max: number) {
   const asked = value ?? fallback;
@@ -57,7 +44,8 @@ function compileReady(pattern: string | undefined): RegExp | undefined {
 const timeoutArg = z.number().int().min(1).max(86_400_000);
 const RUN = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
-export const processTools = [
+/** Running commands and long-running processes in panes' own shells. */
+export const execTools = [
   defineTool({
     name: "execute_command",
     title: "Execute command",
@@ -74,10 +62,10 @@ export const processTools = [
     },
     async handler(args, ctx) {
       await checkCwd(args.cwd);
-      if (args.command.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "Invalid command: contains a NUL byte");
+      checkNoNul(args.command, "command");
       const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
       const { pane, fresh } = await targetPane(ctx, args.pane_id);
-      const result = await runner(ctx.engine).executor.execute(pane, args.command, {
+      const result = await ctx.app.executor.execute(pane, args.command, {
         timeoutMs,
         fresh,
         cwd: args.cwd,
@@ -97,7 +85,6 @@ export const processTools = [
       };
     },
   }),
-
   defineTool({
     name: "start_process",
     title: "Start process",
@@ -115,14 +102,14 @@ export const processTools = [
     },
     async handler(args, ctx) {
       checkName(args.name);
-      if (args.command.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "Invalid command: contains a NUL byte");
+      checkNoNul(args.command, "command");
       if (args.name !== undefined && args.pane_id !== undefined) {
         throw new ToolError("INVALID_ARGUMENT", "Give name (for a new pane) or pane_id (an existing one), not both");
       }
       const ready = compileReady(args.ready);
       const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
       const given = args.pane_id === undefined ? undefined : await ctx.pane(args.pane_id);
-      const result = await runner(ctx.engine).start(args.command, {
+      const result = await ctx.app.processes.start(args.command, {
         pane: given,
         name: args.name,
         ready,
@@ -143,7 +130,6 @@ export const processTools = [
       };
     },
   }),
-
   defineTool({
     name: "stop_process",
     title: "Stop process",
@@ -162,7 +148,7 @@ export const processTools = [
       assertKillable(ctx, pane, "stop the process in");
       const signal = args.signal ?? "SIGINT";
       const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_STOP_TIMEOUT_MS, MAX_STOP_TIMEOUT_MS);
-      const result = await runner(ctx.engine).stop(pane, signal, timeoutMs, ctx.signal);
+      const result = await ctx.app.processes.stop(pane, signal, timeoutMs, ctx.signal);
       return {
         ...paneIds(pane),
         signal,

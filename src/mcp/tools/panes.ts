@@ -1,47 +1,11 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
-import { paneIdArg } from "../register.ts";
+import { commandArg, cwdArg, DIRECTIONS, nameArg, paneIdArg } from "../args.ts";
+import { assertKillable, checkCwd, checkName } from "../checks.ts";
 import { isCaller, paneIds } from "../results.ts";
-import { ToolError } from "../../engine/errors.ts";
-import { listPanes, type PaneInfo } from "../../engine/panes/panes.ts";
-import { resolveAndCapture } from "../../engine/panes/capture.ts";
-import { KEY_FORMS_HELP, normalizeKey } from "../../tmux/keys.ts";
 import type { ToolContext } from "../context.ts";
+import { listPanes, type PaneInfo } from "../../engine/panes/mod.ts";
 import * as patterns from "../../safety/patterns.ts";
-import { assertNotCallerPane } from "../../safety/self_protection.ts";
-import { directoryProblem } from "../../safety/sandbox.ts";
-
-const DIRECTIONS = ["right", "below", "left", "above"] as const;
-
-export const nameArg = patterns.nameArg.describe("unique name, usable as pane_id");
-export const cwdArg = patterns.absolutePathArg.describe("absolute start directory");
-export const commandArg = z.string().min(1).max(1_000_000);
-
-/** Checks a start directory before tmux sees it (tmux would silently fall back to $HOME). */
-export async function checkCwd(cwd: string | undefined): Promise<void> {
-  if (cwd === undefined) return;
-  const problem = await directoryProblem(cwd);
-  if (problem) throw new ToolError("INVALID_ARGUMENT", `Invalid cwd ${JSON.stringify(cwd)}: ${problem}`);
-}
-
-export function checkName(name: string | undefined): void {
-  if (name === undefined) return;
-  if (/^[%@$]/.test(name)) {
-    throw new ToolError(
-      "INVALID_ARGUMENT",
-      `Invalid name ${JSON.stringify(name)}: must not start with %, @ or $ (those are tmux ids)`,
-    );
-  }
-  if (name.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "Invalid name: must not contain a NUL byte");
-}
-
-export function deadError(pane: PaneInfo, action: string): ToolError {
-  return new ToolError(
-    "PANE_DEAD",
-    `Cannot ${action} pane ${pane.paneId}: its process has exited (status ${pane.exitCode ?? "unknown"})`,
-    "Its final output is still readable with capture_pane; create_pane starts a new one.",
-  );
-}
 
 function paneSummary(ctx: ToolContext, pane: PaneInfo) {
   return {
@@ -54,11 +18,12 @@ function paneSummary(ctx: ToolContext, pane: PaneInfo) {
     cwd: pane.cwd,
     size: `${pane.width}x${pane.height}`,
     owned: ctx.workspace.isOwned(pane),
-    ...(isCaller(ctx.engine, pane) ? { is_caller: true } : {}),
+    ...(isCaller(ctx.app, pane) ? { is_caller: true } : {}),
   };
 }
 
-export const coreTools = [
+/** Creating, listing, splitting and killing panes. */
+export const paneTools = [
   defineTool({
     name: "create_pane",
     title: "Create pane",
@@ -93,7 +58,6 @@ export const coreTools = [
       return { ...paneIds(pane), pid: pane.pid, attach_command: ctx.workspace.attachCommand };
     },
   }),
-
   defineTool({
     name: "list_panes",
     title: "List panes",
@@ -114,86 +78,6 @@ export const coreTools = [
       return { panes: panes.filter((p) => !ctx.workspace.isHub(p)).map((p) => paneSummary(ctx, p)) };
     },
   }),
-
-  defineTool({
-    name: "send_keys",
-    title: "Send keys",
-    description: "Type `text` literally and/or press `keys` (tmux names: Enter, C-c, Up, F5; ^C = C-c). " +
-      "`enter` defaults to true with text, false with keys only. Then wait_for_text or capture_pane.",
-    profile: "core",
-    tier: "mutating",
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    input: {
-      pane_id: paneIdArg,
-      text: z.string().max(1_000_000).optional(),
-      keys: z.array(patterns.keyArg).max(256).optional(),
-      enter: z.boolean().optional(),
-    },
-    async handler(args, ctx) {
-      if (args.text === undefined && (args.keys === undefined || args.keys.length === 0)) {
-        throw new ToolError("INVALID_ARGUMENT", "Nothing to send: give text, keys, or both");
-      }
-      const keys = (args.keys ?? []).map((key, i) => {
-        const normalized = normalizeKey(key);
-        if (normalized === null) {
-          // keys are payloads (audit-redacted), so the value is not echoed back.
-          throw new ToolError("INVALID_ARGUMENT", `Unknown key name at keys[${i}]: ${KEY_FORMS_HELP}`);
-        }
-        return normalized;
-      });
-      if (args.text?.includes("\0")) {
-        throw new ToolError("INVALID_ARGUMENT", "Invalid text: must not contain a NUL byte");
-      }
-      const pane = await ctx.pane(args.pane_id);
-      if (pane.dead) throw deadError(pane, "send keys to");
-      const enter = args.enter ?? args.text !== undefined;
-      const commands: string[][] = [];
-      if (args.text) commands.push(["send-keys", "-t", pane.paneId, "-l", "--", args.text]);
-      if (keys.length > 0) commands.push(["send-keys", "-t", pane.paneId, "--", ...keys]);
-      if (enter) commands.push(["send-keys", "-t", pane.paneId, "Enter"]);
-      await ctx.tmux.batch(commands);
-      return { ...paneIds(pane), sent: { text_chars: args.text?.length ?? 0, keys, enter } };
-    },
-  }),
-
-  defineTool({
-    name: "capture_pane",
-    title: "Capture pane",
-    description:
-      "Read a pane's output: the last `lines` lines (default 100) of screen+history, wrapped lines joined. " +
-      "Works on exited panes (crash output).",
-    profile: "core",
-    tier: "readonly",
-    annotations: READ_ONLY,
-    input: {
-      pane_id: paneIdArg,
-      lines: z.number().int().min(1).max(10_000).optional(),
-      start: z.number().int().min(-10_000_000).max(10_000).optional().describe("tmux -S line (negative = history)"),
-      end: z.number().int().min(-10_000_000).max(10_000).optional().describe("tmux -E line"),
-      join_wrapped: z.boolean().optional(),
-      ansi: z.boolean().optional().describe("keep colour escapes"),
-    },
-    async handler(args, ctx) {
-      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, {
-        lines: args.lines,
-        start: args.start,
-        end: args.end,
-        joinWrapped: args.join_wrapped,
-        ansi: args.ansi,
-      });
-      ctx.paneId = pane.paneId;
-      await ctx.engine.audit.capture(pane.paneId, capture.text);
-      return {
-        ...paneIds(pane),
-        status: pane.dead ? "exited" : "running",
-        ...(pane.dead ? { exit_code: pane.exitCode } : {}),
-        lines: capture.lines,
-        truncated: capture.truncated,
-        text: capture.text,
-      };
-    },
-  }),
-
   defineTool({
     name: "kill_pane",
     title: "Kill pane",
@@ -209,21 +93,32 @@ export const coreTools = [
       return { ...paneIds(pane), killed: true };
     },
   }),
+  defineTool({
+    name: "split_pane",
+    title: "Split pane",
+    description: "Split a pane and start an owned, logged pane beside it running the shell or `command`.",
+    profile: "agent",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: {
+      pane_id: paneIdArg,
+      direction: z.enum(DIRECTIONS),
+      size: z.number().int().min(1).max(99).optional().describe("percent of the split pane"),
+      command: commandArg.optional(),
+      name: nameArg.optional(),
+    },
+    async handler(args, ctx) {
+      checkName(args.name);
+      const from = await ctx.pane(args.pane_id);
+      const { pane } = await ctx.workspace.createPane({
+        splitFrom: from.paneId,
+        direction: args.direction,
+        size: args.size,
+        command: args.command,
+        name: args.name,
+      });
+      ctx.paneId = pane.paneId;
+      return { ...paneIds(pane), pid: pane.pid, split_from: from.paneId, size: `${pane.width}x${pane.height}` };
+    },
+  }),
 ];
-
-/**
- * Self-protection and the ownership rule for anything that kills, respawns or stops a pane:
- * never the pane the server runs in or the workspace hub; panes of others need `destructive`.
- */
-export function assertKillable(ctx: ToolContext, pane: PaneInfo, action: string): void {
-  assertNotCallerPane(ctx.engine.config.caller, ctx.workspace.sameServerAsCaller, pane.paneId, action);
-  if (ctx.workspace.isHub(pane)) {
-    throw new ToolError(
-      "PROTECTED_TARGET",
-      `Cannot ${action} pane ${pane.paneId}: it keeps the workspace session alive`,
-    );
-  }
-  if (!ctx.workspace.isOwned(pane)) {
-    ctx.requireTier("destructive", `${action} pane ${pane.paneId}, which this server did not create`);
-  }
-}
