@@ -12,7 +12,7 @@ import { loadConfig, type Profile, PROFILES } from "../src/config.ts";
 import { createServer } from "../src/mcp/server.ts";
 import type { App } from "../src/app.ts";
 
-export const BUDGETS: Record<Profile, number | null> = { core: 1500, agent: 5000, all: null };
+export const BUDGETS: Record<Profile, number> = { core: 1500, agent: 5000, all: 8000 };
 
 const encoder = new Tiktoken(o200k);
 export const countTokens = (text: string) => encoder.encode(text).length;
@@ -56,7 +56,7 @@ if (import.meta.main) {
     const cost = await measureProfile(profile);
     costs.push(cost);
     const budget = BUDGETS[profile];
-    console.log(`| ${profile} | ${cost.tools} | ${cost.total} | ${budget ?? "-"} | ${cost.instructions} |`);
+    console.log(`| ${profile} | ${cost.tools} | ${cost.total} | ${budget} | ${cost.instructions} |`);
   }
   console.log("\n| tool | tokens |\n|---|---|");
   for (const tool of costs[costs.length - 1].perTool) console.log(`| ${tool.name} | ${tool.tokens} |`);

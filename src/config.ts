@@ -6,10 +6,47 @@ export const PROFILES = ["core", "agent", "all"] as const;
 export type Profile = typeof PROFILES[number];
 export const TIERS = ["readonly", "mutating", "destructive"] as const;
 export type Tier = typeof TIERS[number];
+/** Capability groups for hand-picked tool sets (`--tools sessions,windows`); every tool belongs to one. */
+export const TOOL_GROUPS = [
+  "panes",
+  "input",
+  "screen",
+  "exec",
+  "watch",
+  "logs",
+  "sessions",
+  "windows",
+  "buffers",
+  "channels",
+  "server",
+  "settings",
+  "display",
+] as const;
+export type ToolGroup = typeof TOOL_GROUPS[number];
+/** What each group holds, for --help and the README. */
+export const TOOL_GROUP_HELP: Record<ToolGroup, string> = {
+  panes:
+    "create, list, split, kill panes; pane info, select, swap, resize, respawn, title, clear, pipe_pane, copy mode",
+  input: "send_keys, paste_text",
+  screen: "capture_pane, snapshot_pane",
+  exec: "execute_command, start_process, stop_process",
+  watch: "wait_for_text, watch_pane, pane_state, capture_since, run_in_repl",
+  logs: "read_logs, search_panes",
+  sessions: "list, create, kill, rename sessions",
+  windows: "list, create, kill, rename, select, layout, resize, move windows",
+  buffers: "load, paste, show, delete this server's paste buffers",
+  channels: "wait_for_channel, signal_channel (tmux wait-for)",
+  server: "list_servers, get_server_info, kill_server",
+  settings: "show/set options and environment, show_hooks",
+  display: "display_message, write_to_display, notify",
+};
 
 export interface Config {
   command: "serve" | "attach" | "doctor" | "help" | "version";
-  tools: Profile;
+  /** The profile `--tools` names (the largest one in a comma list), or null when it names only groups. */
+  tools: Profile | null;
+  /** Groups named in a `--tools` comma list; their tools are listed besides the profile's. */
+  toolGroups: readonly ToolGroup[];
   toolPrefix: string;
   safety: Tier;
   /** Arguments that select the tmux server: [], ["-L", name] or ["-S", path]. */
@@ -36,7 +73,11 @@ export class ConfigError extends Error {}
 
 /** Every flag, its environment variable and its help line: the single source for parsing and --help. */
 export const FLAGS = {
-  tools: { env: "TMUXWRIGHT_TOOLS", type: "string", help: "tool profile: core | agent | all (default agent)" },
+  tools: {
+    env: "TMUXWRIGHT_TOOLS",
+    type: "string",
+    help: `core | agent | all (default agent), or a comma list of profiles and groups: ${TOOL_GROUPS.join(",")}`,
+  },
   "tool-prefix": { env: "TMUXWRIGHT_TOOL_PREFIX", type: "string", help: "prefix for every tool name, e.g. tmux_" },
   safety: { env: "TMUXWRIGHT_SAFETY", type: "string", help: "readonly | mutating | destructive (default mutating)" },
   socket: { env: "TMUXWRIGHT_SOCKET", type: "string", help: "tmux socket name (tmux -L)" },
@@ -189,9 +230,11 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     return normalize(value);
   };
 
+  const selection = parseToolSelection((values.tools as string | undefined) ?? "agent");
   const config: Config = {
     command,
-    tools: oneOf("--tools", (values.tools as string | undefined) ?? "agent", PROFILES),
+    tools: selection.profile,
+    toolGroups: selection.groups,
     toolPrefix: validPrefix((values["tool-prefix"] as string | undefined) ?? ""),
     safety: oneOf("--safety", (values.safety as string | undefined) ?? "mutating", TIERS),
     socketArgs,
@@ -223,6 +266,26 @@ function writtenPaths(config: Readonly<Config>): ConfiguredPath[] {
     ...(config.audit ? [{ flag: "--audit", path: config.audit, read: false }] : []),
     ...(config.auditFull ? [{ flag: "--audit-full", path: config.auditFull, read: false }] : []),
   ];
+}
+
+/**
+ * `--tools`: one profile (`core`, `agent`, `all`) or a comma list of profiles and groups, e.g.
+ * `agent,sessions,windows`. A list keeps the largest profile it names plus every named group.
+ */
+export function parseToolSelection(value: string): { profile: Profile | null; groups: ToolGroup[] } {
+  const items = value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  const unknown = items.filter((item) => ![...PROFILES, ...TOOL_GROUPS].includes(item as never));
+  if (items.length === 0 || unknown.length > 0) {
+    throw new ConfigError(
+      `Invalid --tools "${value}": expected one of ${PROFILES.join(", ")}, or a comma list of those and the groups ` +
+        TOOL_GROUPS.join(", "),
+    );
+  }
+  const profiles = PROFILES.filter((p) => items.includes(p));
+  return {
+    profile: profiles.length > 0 ? profiles[profiles.length - 1] : null,
+    groups: TOOL_GROUPS.filter((g) => items.includes(g)),
+  };
 }
 
 /** "65536", "64K", "64M", "1G" (binary units) → bytes; null when malformed. */
@@ -266,6 +329,7 @@ export function helpText(): string {
   for (const [name, flag] of Object.entries(FLAGS)) {
     lines.push(`  --${name.padEnd(16)} ${flag.help} [${flag.env}]`);
   }
-  lines.push("  --help, -h         this help", "  --version, -V      print the version");
+  lines.push("  --help, -h         this help", "  --version, -V      print the version", "", "tool groups (--tools):");
+  for (const [group, help] of Object.entries(TOOL_GROUP_HELP)) lines.push(`  ${group.padEnd(10)} ${help}`);
   return lines.join("\n");
 }

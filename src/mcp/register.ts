@@ -13,8 +13,9 @@ import type { ToolDefinition } from "./define.ts";
 import type { App } from "../app.ts";
 import { tierAllows, ToolContext } from "./context.ts";
 import { ToolError, toToolError } from "../engine/errors.ts";
-import { type Profile, TIERS } from "../config.ts";
+import { type Config, type Profile, TIERS } from "../config.ts";
 import { scrubErrorText } from "../safety/scrub.ts";
+import { inputJsonSchema } from "./schema.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
 // Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
@@ -43,7 +44,7 @@ export function registerTools(server: McpServer, app: App, tools: readonly ToolD
       console.error(`[tmuxwright] tool ${tool.name} declares no valid safety tier; not exposed`);
       continue; // a tool without a tier is never exposed
     }
-    if (PROFILE_RANK[tool.profile] > PROFILE_RANK[config.tools]) continue;
+    if (!selected(tool, config)) continue;
     table.set(config.toolPrefix + tool.name, {
       tool,
       schema: z.object(tool.input),
@@ -54,8 +55,8 @@ export function registerTools(server: McpServer, app: App, tools: readonly ToolD
     name,
     title: tool.title,
     description: tool.description,
-    inputSchema: z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Tool["inputSchema"],
-    annotations: { title: tool.title, ...tool.annotations },
+    inputSchema: inputJsonSchema(schema),
+    annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
   }));
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -65,6 +66,12 @@ export function registerTools(server: McpServer, app: App, tools: readonly ToolD
     if (!entry) return errorResult(new ToolError("INVALID_ARGUMENT", `Tool ${name} not found`), args);
     return callTool(app, name, entry, args, extra);
   });
+}
+
+/** A tool is served when the configured profile includes it or `--tools` names its group. */
+export function selected(tool: ToolDefinition, config: Pick<Config, "tools" | "toolGroups">): boolean {
+  if (config.toolGroups.includes(tool.group)) return true;
+  return config.tools !== null && PROFILE_RANK[tool.profile] <= PROFILE_RANK[config.tools];
 }
 
 async function callTool(

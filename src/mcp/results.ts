@@ -1,4 +1,5 @@
 import type { PaneInfo } from "../engine/panes/mod.ts";
+import type { SessionInfo, WindowInfo } from "../engine/layout/mod.ts";
 import type { App } from "../app.ts";
 
 /** The ids every pane result carries, so the agent can chain the next call without a lookup. */
@@ -10,4 +11,31 @@ export function paneIds(pane: PaneInfo): Record<string, unknown> {
 export function isCaller(app: App, pane: PaneInfo): boolean {
   const caller = app.config.caller;
   return caller !== null && caller.paneId === pane.paneId && app.workspace.sameServerAsCaller;
+}
+
+export function sessionSummary(session: SessionInfo): Record<string, unknown> {
+  return {
+    session_id: session.sessionId,
+    name: session.name,
+    windows: session.windows,
+    attached: session.attached,
+    owned: session.owned,
+    ...(session.workspace ? { workspace: true } : {}),
+  };
+}
+
+export function windowSummary(window: WindowInfo): Record<string, unknown> {
+  return {
+    window_id: window.windowId,
+    session_id: window.sessionId,
+    session: window.sessionName,
+    index: window.index,
+    name: window.name,
+    active: window.active,
+    panes: window.paneIds,
+    size: `${window.width}x${window.height}`,
+    layout: window.layout,
+    ...(window.zoomed ? { zoomed: true } : {}),
+    owned: window.owned,
+  };
 }

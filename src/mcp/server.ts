@@ -21,13 +21,24 @@ export const INSTRUCTIONS = [
   "- A human can watch live: see attach_command in create_pane results.",
 ].join("\n");
 
+/** For a hand-picked set of groups without the agent tools. */
+export const GROUP_INSTRUCTIONS = [
+  "tmux for agents. Ids: pane %N (or its name), window @N (or session:index), session $N (or its name).",
+  "Every result carries the ids of what it concerns; errors name the tool to call next.",
+].join("\n");
+
+function instructions(config: App["config"]): string {
+  if (config.tools === "core") return CORE_INSTRUCTIONS;
+  return config.tools === null ? GROUP_INSTRUCTIONS : INSTRUCTIONS;
+}
+
 /** A fresh MCP server over the shared app; no module state, one per transport connection. */
 export function createServer(app: App): McpServer {
   const server = new McpServer(
     { name: NAME, title: "tmuxwright", version: VERSION },
     {
       capabilities: { logging: {}, tools: {} },
-      instructions: app.config.tools === "core" ? CORE_INSTRUCTIONS : INSTRUCTIONS,
+      instructions: instructions(app.config),
     },
   );
   registerTools(server, app, ALL_TOOLS);

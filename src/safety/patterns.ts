@@ -13,6 +13,12 @@ export const SESSION_ID = /^\$\d{1,9}$/;
 export const NAME = /^[A-Za-z0-9_][A-Za-z0-9 _.+@=,\/-]{0,127}$/;
 /** Session names: as NAME, without `.` and `:` (tmux target separators). */
 export const SESSION_NAME = /^[A-Za-z0-9_][A-Za-z0-9 _+@=,\/-]{0,127}$/;
+/** A window by position: `session:index`, the session by name or `$N`. */
+export const WINDOW_INDEX = /^(?:\$\d{1,9}|[A-Za-z0-9_][A-Za-z0-9 _+@=,\/-]{0,127}):\d{1,6}$/;
+/** A tmux layout string as list_windows returns it (checksum, then sizes and offsets). */
+export const LAYOUT = /^[0-9a-f]{4},[0-9x,\[\]{}]{1,4000}$/;
+/** A tmux socket name (`tmux -L`). */
+export const SOCKET_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 /** Buffer and wait-for channel names. */
 export const BUFFER_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 export const CHANNEL_NAME = BUFFER_NAME;
@@ -50,6 +56,15 @@ export const windowRef = z.string().min(1).max(128).refine((v) => WINDOW_ID.test
 });
 export const sessionRef = z.string().min(1).max(128).refine((v) => SESSION_ID.test(v) || SESSION_NAME.test(v), {
   message: 'expected a session id like "$1" or a session name (letters, digits, space, _ - + @ = , /)',
+});
+export const windowTarget = z.string().min(1).max(140).refine((v) => WINDOW_ID.test(v) || WINDOW_INDEX.test(v), {
+  message: 'expected a window id like "@3" or session:index like "dev:1"',
+});
+/** Free text shown to people (titles, messages): no control characters except tab and newline where allowed. */
+export const displayText = (max: number) =>
+  z.string().max(max).refine((v) => !CONTROL.test(v), { message: "must not contain control characters" });
+export const socketArg = z.string().min(1).max(4096).refine((v) => SOCKET_NAME.test(v) || ABSOLUTE_PATH.test(v), {
+  message: "expected a socket name from list_servers or an absolute socket path",
 });
 export const nameArg = ref(
   NAME,

@@ -17,6 +17,12 @@ export interface CreatePaneOptions {
   direction?: "right" | "below" | "left" | "above";
   /** Percentage of the split pane's size for the new pane. */
   size?: number;
+  /** Open the new window here (a target like "$3:" or "$3:4") instead of in the workspace session. */
+  windowIn?: string;
+  /** The new window's name (default: the pane's name). */
+  windowName?: string;
+  /** Open a new session holding the pane (tmux names it when `name` is absent). */
+  newSession?: { name?: string };
 }
 
 // Holds the new pane's program until its log pipe is attached, so not one byte is missed.
@@ -101,8 +107,15 @@ export class Workspace {
       if (options.size !== undefined) flags.push("-l", `${options.size}%`);
       created = await this.tmux.run("split-window", "-t", options.splitFrom, ...flags, ...common, ...argv);
     } else {
-      const windowName = options.name === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(options.name))];
-      created = await this.tmux.run("new-window", "-t", `${this.#sessionId}:`, ...windowName, ...common, ...argv);
+      const title = options.windowName ?? options.name;
+      const windowName = title === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(title))];
+      if (options.newSession) {
+        const name = options.newSession.name === undefined ? [] : ["-s", escapeFormat(options.newSession.name)];
+        created = await this.tmux.run("new-session", "-d", ...name, ...windowName, ...common, ...argv);
+      } else {
+        const target = options.windowIn ?? `${this.#sessionId}:`;
+        created = await this.tmux.run("new-window", "-t", target, ...windowName, ...common, ...argv);
+      }
     }
     const pane = parsePanes(created)[0];
     this.#owned.add(pane.paneId);
@@ -278,8 +291,29 @@ export class Workspace {
     if (this.config.isolated) {
       await tmuxOneShot([...this.config.socketArgs, "kill-server"]);
     } else if (this.#sessionId !== null) {
+      await this.#killOwnedElsewhere();
       await tmuxOneShot([...this.config.socketArgs, "kill-session", "-t", `=${this.sessionName}`]);
     }
+  }
+
+  /**
+   * Owned panes outside the workspace (create_session, create_window, moved windows) go too: a
+   * window or session whose panes were all ours disappears with them; a pane a person added stays.
+   */
+  async #killOwnedElsewhere(): Promise<void> {
+    const listed = await tmuxOneShot([
+      ...this.config.socketArgs,
+      "list-panes",
+      "-a",
+      "-F",
+      "#{pane_id}\x1f#{@tmuxwright_owner}\x1f#{session_name}",
+    ]);
+    const kills = listed.stdout.split("\n").map((line) => line.split("\x1f"))
+      .filter(([id, owner, session]) =>
+        /^%\d+$/.test(id) && owner === String(this.config.pid) && session !== this.sessionName
+      )
+      .flatMap(([id], i) => [...(i > 0 ? [";"] : []), "kill-pane", "-t", id]);
+    if (kills.length > 0) await tmuxOneShot([...this.config.socketArgs, ...kills]);
   }
 }
 

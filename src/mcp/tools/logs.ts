@@ -36,6 +36,7 @@ export const logTools = [
     description: "Read an owned pane's durable output log (also after it was killed or the server restarted): " +
       "the last `lines` (default 500), or raw bytes from `from_byte` for streaming via next_byte.",
     profile: "agent",
+    group: "logs",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {
@@ -95,6 +96,7 @@ export const logTools = [
     description: "Find which panes show a string (or `regex`) on screen, plus `scrollback` lines above; " +
       "returns matched lines per pane with ids and names.",
     profile: "agent",
+    group: "logs",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {

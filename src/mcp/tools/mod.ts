@@ -5,6 +5,8 @@ import { screenTools } from "./screen.ts";
 import { execTools } from "./exec.ts";
 import { watchTools } from "./watch.ts";
 import { logTools } from "./logs.ts";
+import { sessionTools } from "./sessions.ts";
+import { windowTools } from "./windows.ts";
 
 /** The tool table: every tool the server can expose, grouped by capability, in the order `tools/list` shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -14,4 +16,6 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...execTools,
   ...watchTools,
   ...logTools,
+  ...sessionTools,
+  ...windowTools,
 ];

@@ -30,6 +30,7 @@ export const paneTools = [
     description: "Open a terminal pane (new window, or split_from a pane) running the user's shell or `command`. " +
       "Output is logged from the first byte; the pane stays readable after its process exits.",
     profile: "core",
+    group: "panes",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {
@@ -63,6 +64,7 @@ export const paneTools = [
     title: "List panes",
     description: "List panes with ids, name, status running/exited (+exit_code), command, pid, cwd, size.",
     profile: "core",
+    group: "panes",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {
@@ -83,6 +85,7 @@ export const paneTools = [
     title: "Kill pane",
     description: "Close a pane and end its process. Panes this server created need tier mutating; others destructive.",
     profile: "core",
+    group: "panes",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     input: { pane_id: paneIdArg },
@@ -98,6 +101,7 @@ export const paneTools = [
     title: "Split pane",
     description: "Split a pane and start an owned, logged pane beside it running the shell or `command`.",
     profile: "agent",
+    group: "panes",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {

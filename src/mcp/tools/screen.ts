@@ -14,6 +14,7 @@ export const screenTools = [
       "Read a pane's output: the last `lines` lines (default 100) of screen+history, wrapped lines joined. " +
       "Works on exited panes (crash output).",
     profile: "core",
+    group: "screen",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {
@@ -50,6 +51,7 @@ export const screenTools = [
     description: "The visible screen with cursor, mode, size, scroll position and history size; " +
       "`format` ansi keeps colours, html/svg render it as a person sees it.",
     profile: "agent",
+    group: "screen",
     tier: "readonly",
     annotations: READ_ONLY,
     input: { pane_id: paneIdArg, format: z.enum(["text", "ansi", "html", "svg"]).optional() },
