@@ -7,7 +7,7 @@ const ROOT = new URL("../", import.meta.url).pathname;
 /** Shell commands by contract (create_pane, execute_command ...): running them is the feature, not an injection. */
 const SHELL_COMMAND_ARGS = new Set(["command"]);
 const PAYLOAD_ARGS = new Set(["text", "keys", "input", "env", "command"]);
-const PANE_ARGS = /^(pane_id|split_from|target|pane)$/;
+const PANE_ARGS = /^(pane_id|other_pane_id|split_from|target|pane)$/;
 const BATCH = 16;
 
 /** The server-wide state no tool call with these arguments may change. */

@@ -7,6 +7,22 @@ export function paneIds(pane: PaneInfo): Record<string, unknown> {
   return { pane_id: pane.paneId, window_id: pane.windowId, session_id: pane.sessionId, name: pane.name };
 }
 
+/** What list_panes says of each pane. */
+export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
+  return {
+    ...paneIds(pane),
+    title: pane.title,
+    status: pane.dead ? "exited" : "running",
+    ...(pane.dead ? { exit_code: pane.exitCode } : {}),
+    command: pane.command,
+    pid: pane.pid,
+    cwd: pane.cwd,
+    size: `${pane.width}x${pane.height}`,
+    owned: app.workspace.isOwned(pane),
+    ...(isCaller(app, pane) ? { is_caller: true } : {}),
+  };
+}
+
 /** True when this pane is the one the server itself runs in (same socket, same pane). */
 export function isCaller(app: App, pane: PaneInfo): boolean {
   const caller = app.config.caller;

@@ -15,7 +15,7 @@ const BOX_FIELDS = {
   zoomed: "window_zoomed_flag",
 } as const;
 
-interface Box {
+export interface Box {
   paneId: string;
   left: number;
   top: number;
@@ -34,6 +34,11 @@ async function boxes(tmux: TmuxServer, target: string): Promise<Box[]> {
     bottom: Number(r.bottom),
     zoomed: r.zoomed === "1",
   }));
+}
+
+/** Where a pane sits in its window (cells from the top-left) and whether the window is zoomed. */
+export async function paneBox(tmux: TmuxServer, paneId: string): Promise<Box | null> {
+  return (await boxes(tmux, paneId)).find((b) => b.paneId === paneId) ?? null;
 }
 
 /** The pane that holds the given corner of the window (exactly one pane does). */
@@ -73,8 +78,7 @@ export interface PaneSize {
 
 /** Resizes a pane; returns whether its window is zoomed afterwards. */
 export async function resizePane(tmux: TmuxServer, pane: PaneInfo, size: PaneSize): Promise<boolean> {
-  const [box] = await boxes(tmux, pane.paneId).then((all) => all.filter((b) => b.paneId === pane.paneId));
-  let zoomed = box?.zoomed ?? false;
+  let zoomed = (await paneBox(tmux, pane.paneId))?.zoomed ?? false;
   const width = size.width ?? (size.dx ? Math.max(1, pane.width + size.dx) : undefined);
   const height = size.height ?? (size.dy ? Math.max(1, pane.height + size.dy) : undefined);
   const commands: string[][] = [];

@@ -16,4 +16,13 @@ export {
   selectLayout,
   selectWindow,
 } from "./windows.ts";
-export { CORNERS, paneAtCorner, type PaneSize, resizePane, selectPane, swapPanes } from "./geometry.ts";
+export {
+  type Box,
+  CORNERS,
+  paneAtCorner,
+  paneBox,
+  type PaneSize,
+  resizePane,
+  selectPane,
+  swapPanes,
+} from "./geometry.ts";

@@ -13,22 +13,28 @@ export interface LogTarget {
 
 /**
  * A pane's log by `%N` or name: the live pane's log when it exists, else the newest registry
- * entry on this tmux server (killed panes, panes of an earlier server process with --keep).
+ * entry on this tmux server (killed panes, panes of an earlier server process with --keep). A live
+ * pane whose pipe_pane log this process stopped still reads that log (`ownPid` made it).
  */
 export async function resolveLog(
   tmux: TmuxServer,
   stateDir: string,
   socketPath: () => string | null,
   ref: string,
+  ownPid?: number,
 ): Promise<LogTarget> {
   let missing: ToolError;
   try {
     const pane = await resolvePane(tmux, ref);
     if (pane.logPath) return { logPath: pane.logPath, pane, entry: null };
+    const stopped = ownPid === undefined ? null : await findLog(stateDir, socketPath(), pane.paneId);
+    if (stopped && stopped.owner_pid === ownPid && stopped.pane_id === pane.paneId) {
+      return { logPath: stopped.path, pane, entry: stopped };
+    }
     missing = new ToolError(
       "INVALID_ARGUMENT",
-      `Pane ${pane.paneId} has no log: only panes created by tmuxwright are logged`,
-      "Use capture_pane to read this pane's screen and scrollback.",
+      `Pane ${pane.paneId} has no log: only panes created by tmuxwright, or logged with pipe_pane, are`,
+      "Use capture_pane to read this pane's screen and scrollback, or pipe_pane to log it from now on.",
     );
     // A name reused by a pane without a log may still name a killed logged pane.
     if (ref === pane.paneId) throw missing;

@@ -7,3 +7,13 @@ export { listPanes, type PaneInfo } from "./panes.ts";
 export { isPaneId, resolvePane } from "./targets.ts";
 export { type Capture, type CaptureOptions, capturePane, resolveAndCapture } from "./capture.ts";
 export { Paster } from "./paste.ts";
+export {
+  clearPane,
+  enterCopyMode,
+  exitCopyMode,
+  modeState,
+  type Respawn,
+  respawnPane,
+  setPaneTitle,
+} from "./pane_ops.ts";
+export { startPaneLog, stopPaneLog } from "./pane_logs.ts";

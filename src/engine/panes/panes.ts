@@ -24,6 +24,7 @@ export const PANE_FIELDS = {
   historySize: "history_size",
   active: "pane_active",
   inMode: "pane_in_mode",
+  piped: "pane_pipe",
 } as const;
 
 export const PANE_TEMPLATE = formatTemplate(PANE_FIELDS);
@@ -51,6 +52,12 @@ export interface PaneInfo {
   width: number;
   height: number;
   historySize: number;
+  /** The active pane of its window. */
+  active: boolean;
+  /** In copy mode (or another tmux mode). */
+  inMode: boolean;
+  /** Its output goes to a pipe-pane command (ours or anyone's). */
+  piped: boolean;
 }
 
 /** Pane names are stored URI-encoded in a pane option so any text survives tmux's line-based output. */
@@ -99,6 +106,9 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       width: Number(row.width),
       height: Number(row.height),
       historySize: Number(row.historySize),
+      active: row.active === "1",
+      inMode: row.inMode === "1",
+      piped: row.piped === "1",
     };
   });
 }

@@ -5,6 +5,7 @@ import { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../output/mod.ts";
+import { stopForeignLogs } from "./pane_logs.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -292,6 +293,7 @@ export class Workspace {
       await tmuxOneShot([...this.config.socketArgs, "kill-server"]);
     } else if (this.#sessionId !== null) {
       await this.#killOwnedElsewhere();
+      await stopForeignLogs(this.config);
       await tmuxOneShot([...this.config.socketArgs, "kill-session", "-t", `=${this.sessionName}`]);
     }
   }

@@ -55,6 +55,7 @@ export const logTools = [
         ctx.app.config.stateDir,
         () => ctx.workspace.socketPath,
         args.pane_id,
+        ctx.app.config.pid,
       );
       ctx.paneId = target.pane?.paneId ?? target.entry?.pane_id ?? null;
       const byteMode = args.from_byte !== undefined || args.max_bytes !== undefined;

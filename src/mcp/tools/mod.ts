@@ -7,6 +7,8 @@ import { watchTools } from "./watch.ts";
 import { logTools } from "./logs.ts";
 import { sessionTools } from "./sessions.ts";
 import { windowTools } from "./windows.ts";
+import { paneLayoutTools } from "./pane_layout.ts";
+import { paneControlTools } from "./pane_control.ts";
 
 /** The tool table: every tool the server can expose, grouped by capability, in the order `tools/list` shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -18,4 +20,6 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...logTools,
   ...sessionTools,
   ...windowTools,
+  ...paneLayoutTools,
+  ...paneControlTools,
 ];
