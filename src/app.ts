@@ -6,6 +6,8 @@ import { logDir, PaneOutput } from "./engine/output/mod.ts";
 import { Executor, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
+import { BufferRegistry } from "./engine/buffers/mod.ts";
+import { Channels } from "./engine/channels/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -29,6 +31,10 @@ export interface App {
   readonly paster: Paster;
   /** Renders screens as HTML/SVG; loads the terminal emulator on first use. */
   readonly screens: ScreenRenderer;
+  /** Paste buffers this server made (only those can be shown, pasted or deleted). */
+  readonly buffers: BufferRegistry;
+  /** tmux wait-for channels, waited on outside the control connection. */
+  readonly channels: Channels;
   readonly audit: AuditLog;
   /** Removes the workspace (unless --keep) and releases every resource; bounded in time by the caller. */
   close(): Promise<void>;
@@ -41,6 +47,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const tmux = workspace.tmux;
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const executor = new Executor(tmux, output, config.stateDir);
+  const buffers = new BufferRegistry(tmux, config.pid);
+  const channels = new Channels(tmux);
   return {
     config,
     tmux,
@@ -51,9 +59,13 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     processes: new ProcessManager(workspace, executor),
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),
+    buffers,
+    channels,
     audit,
     async close() {
       try {
+        channels.close();
+        await buffers.close();
         await workspace.shutdown();
       } finally {
         output.close();

@@ -9,13 +9,15 @@ const SHELL_COMMAND_ARGS = new Set(["command"]);
 const PAYLOAD_ARGS = new Set(["text", "keys", "input", "env", "command"]);
 const PANE_ARGS = /^(pane_id|other_pane_id|split_from|target|pane)$/;
 const BATCH = 16;
+const OWN_BUFFER = /^tmuxwright-\d+-[0-9a-f]{12}$/;
 
 /** The server-wide state no tool call with these arguments may change. */
 async function invariants(server: TestServer, workspace: RegExp) {
   const run = async (...args: string[]) => (await server.tmux(...args)).stdout;
   return {
     sessions: (await run("list-sessions", "-F", "#{session_name}")).split("\n").filter((s) => !workspace.test(s)),
-    buffers: await run("list-buffers", "-F", "#{buffer_name}"),
+    // load_buffer makes buffers by design; only this server's generated names may appear.
+    buffers: (await run("list-buffers", "-F", "#{buffer_name}")).split("\n").filter((b) => !OWN_BUFFER.test(b)),
     globalOptions: await run("show-options", "-g"),
     serverOptions: await run("show-options", "-s"),
     windowOptions: await run("show-options", "-w", "-g"),

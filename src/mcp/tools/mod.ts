@@ -9,6 +9,8 @@ import { sessionTools } from "./sessions.ts";
 import { windowTools } from "./windows.ts";
 import { paneLayoutTools } from "./pane_layout.ts";
 import { paneControlTools } from "./pane_control.ts";
+import { bufferTools } from "./buffers.ts";
+import { channelTools } from "./channels.ts";
 
 /** The tool table: every tool the server can expose, grouped by capability, in the order `tools/list` shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -22,4 +24,6 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...windowTools,
   ...paneLayoutTools,
   ...paneControlTools,
+  ...bufferTools,
+  ...channelTools,
 ];
