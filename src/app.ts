@@ -8,6 +8,7 @@ import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
 import { BufferRegistry } from "./engine/buffers/mod.ts";
 import { Channels } from "./engine/channels/mod.ts";
+import { DisplayPane } from "./engine/display/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -35,6 +36,8 @@ export interface App {
   readonly buffers: BufferRegistry;
   /** tmux wait-for channels, waited on outside the control connection. */
   readonly channels: Channels;
+  /** The side pane of notes for the person watching (write_to_display). */
+  readonly display: DisplayPane;
   readonly audit: AuditLog;
   /** Removes the workspace (unless --keep) and releases every resource; bounded in time by the caller. */
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     screens: new ScreenRenderer(),
     buffers,
     channels,
+    display: new DisplayPane(tmux, workspace),
     audit,
     async close() {
       try {

@@ -36,6 +36,8 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 /** `#(` runs a shell job; `E:`/`T:` expand a value again as a format, which could hold a `#(`. */
 const FORMAT_JOB = /#\(/;
 const FORMAT_REEXPAND = /#\{(?:[^:}]*;)?[ET][:;]/;
+/** `s/…/…/` and the `/r` forms of `m` and `C` run tmux's regex engine, which is not linear in time. */
+const FORMAT_REGEX = /#\{[^}]*?(?:\bs\/|\b[mC]\/[a-z]*r)/;
 
 /** Why a tmux format string given to a read-only tool is refused, or null when it is safe. */
 export function formatProblem(format: string): string | null {
@@ -43,6 +45,7 @@ export function formatProblem(format: string): string | null {
   if (CONTROL.test(format)) return "contains control characters";
   if (FORMAT_JOB.test(format)) return "#( ) runs shell commands and is not allowed";
   if (FORMAT_REEXPAND.test(format)) return "the E: and T: modifiers re-expand values and are not allowed";
+  if (FORMAT_REGEX.test(format)) return "regular expressions (s/, m/r, C/r) are not allowed; use m: or C: without r";
   return null;
 }
 

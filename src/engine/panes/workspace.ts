@@ -24,6 +24,8 @@ export interface CreatePaneOptions {
   windowName?: string;
   /** Open a new session holding the pane (tmux names it when `name` is absent). */
   newSession?: { name?: string };
+  /** Run exactly this program (no shell), instead of `command` or the user's shell. */
+  argv?: string[];
 }
 
 // Holds the new pane's program until its log pipe is attached, so not one byte is missed.
@@ -92,7 +94,8 @@ export class Workspace {
     await this.tmux.run("display-message", "-p", "ok"); // connects, creating the workspace if needed
     const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
-    const program = options.command === undefined ? shellArgs : [...shellArgs, "-c", options.command];
+    const program = options.argv ??
+      (options.command === undefined ? shellArgs : [...shellArgs, "-c", options.command]);
     const common = ["-d", "-P", "-F", PANE_TEMPLATE];
     if (options.cwd !== undefined) common.push("-c", escapeFormat(options.cwd));
     for (const [key, value] of Object.entries(options.env ?? {})) common.push("-e", `${key}=${value}`);

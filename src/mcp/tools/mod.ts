@@ -11,6 +11,9 @@ import { paneLayoutTools } from "./pane_layout.ts";
 import { paneControlTools } from "./pane_control.ts";
 import { bufferTools } from "./buffers.ts";
 import { channelTools } from "./channels.ts";
+import { settingTools } from "./settings.ts";
+import { serverTools } from "./server.ts";
+import { displayTools } from "./display.ts";
 
 /** The tool table: every tool the server can expose, grouped by capability, in the order `tools/list` shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -26,4 +29,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...paneControlTools,
   ...bufferTools,
   ...channelTools,
+  ...settingTools,
+  ...serverTools,
+  ...displayTools,
 ];
