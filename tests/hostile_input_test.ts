@@ -14,14 +14,20 @@ const OWN_BUFFER = /^tmuxwright-\d+-[0-9a-f]{12}$/;
 /** The server-wide state no tool call with these arguments may change. */
 async function invariants(server: TestServer, workspace: RegExp) {
   const run = async (...args: string[]) => (await server.tmux(...args)).stdout;
+  // create_session makes sessions by design (a name is data, whatever it reads like): only ones whose panes are not
+  // all this server's count.
+  const panes = (await run("list-panes", "-a", "-F", "#{session_name}\x1f#{@tmuxwright_owner}")).split("\n");
+  const foreign = new Set(panes.filter((l) => l && !l.endsWith(`\x1f${server.pid}`)).map((l) => l.split("\x1f")[0]));
   return {
-    sessions: (await run("list-sessions", "-F", "#{session_name}")).split("\n").filter((s) => !workspace.test(s)),
+    sessions: (await run("list-sessions", "-F", "#{session_name}")).split("\n")
+      .filter((s) => !workspace.test(s) && (s === "" || foreign.has(s))),
     // load_buffer makes buffers by design; only this server's generated names may appear.
     buffers: (await run("list-buffers", "-F", "#{buffer_name}")).split("\n").filter((b) => !OWN_BUFFER.test(b)),
     globalOptions: await run("show-options", "-g"),
     serverOptions: await run("show-options", "-s"),
     windowOptions: await run("show-options", "-w", "-g"),
-    environment: await run("show-environment", "-g"),
+    // set_environment sets the probe variable by design (tier destructive); nothing else may change.
+    environment: (await run("show-environment", "-g")).split("\n").filter((l) => !/^-?tw_probe\b/.test(l)),
   };
 }
 
