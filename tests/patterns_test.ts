@@ -201,6 +201,19 @@ Deno.test("compilePattern() keeps firstMatchingLine to single lines when a class
   assert.deepEqual(anchored.firstMatchingLine("a\nfoo\nb"), { line: "foo", match: "foo", index: 2 });
 });
 
+Deno.test("compilePattern() tests only lines holding a string every match needs, and whole lines", async () => {
+  const p = await compilePattern("port \\d+");
+  assert.deepEqual(p.firstMatchingLine("port x\nthe port 8 is\n"), {
+    line: "the port 8 is",
+    match: "port 8",
+    index: 7,
+  });
+  assert.deepEqual(p.firstMatchingLine("port\nport port 9"), { line: "port port 9", match: "port 9", index: 5 });
+  assert.equal(p.firstMatchingLine("port \n8"), null);
+  assert.equal((await compilePattern("a\\nb")).firstMatchingLine("a\nb"), null);
+  assert.equal((await compilePattern("a\\nb")).test("a\nb"), true);
+});
+
 Deno.test("compilePattern() finishes catastrophic-backtracking classics quickly", async () => {
   const compiler = new PatternCompiler();
   await compiler.compile("warm(up)+"); // engine load is not what is timed

@@ -34,3 +34,26 @@ export function scanLines(chunk: string, match: (line: string) => string | null)
   }
   return null;
 }
+
+/**
+ * Gives `match` only the lines holding `needle`, a string every match contains: one indexOf
+ * pass over the chunk, each line looked at once.
+ */
+export function scanLinesHolding(
+  chunk: string,
+  needle: string,
+  match: (line: string) => string | null,
+): LineMatch | null {
+  if (needle.includes("\n")) return null; // a line holds no newline
+  let from = 0;
+  for (;;) {
+    const at = chunk.indexOf(needle, from);
+    if (at < 0) return null;
+    const start = lineStart(chunk, at);
+    const end = lineEnd(chunk, at + needle.length);
+    const line = chunk.slice(start, end);
+    const found = match(line);
+    if (found !== null) return { line, match: found, index: start };
+    from = end + 1;
+  }
+}
