@@ -127,25 +127,27 @@ async function compiling(): Promise<void> {
   console.log(`  literal                                   ${(literal * 1000).toFixed(1)} µs`);
 }
 
-/** Median wall time of `deno run` on a script, in ms. */
-async function runMs(script: string, runs: number): Promise<number> {
+/** Median wall time of `deno run` per script, in ms; runs interleaved so machine noise hits all alike. */
+async function runMs(scripts: string[], runs: number): Promise<number[]> {
   const config = new URL("../deno.json", import.meta.url).pathname;
-  const times: number[] = [];
+  const times: number[][] = scripts.map(() => []);
   for (let i = 0; i <= runs; i++) {
-    const started = performance.now();
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", "--no-prompt", "--config", config, script],
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
-    if (i > 0) times.push(performance.now() - started); // the first run warms the cache
+    for (const [k, script] of scripts.entries()) {
+      const started = performance.now();
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--quiet", "--no-prompt", "--config", config, script],
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+      if (i > 0) times[k].push(performance.now() - started); // the first round warms the cache
+    }
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)]);
 }
 
 async function importing(): Promise<void> {
+  const runs = 25;
   const dir = await Deno.makeTempDir({ prefix: "bench_patterns" });
   const mod = new URL("../src/patterns/mod.ts", import.meta.url).href;
   const scripts = {
@@ -155,16 +157,18 @@ async function importing(): Promise<void> {
     regex: `import { PatternCompiler } from "${mod}";\nawait new PatternCompiler().compile("x\\\\d+");\n`,
   };
   try {
-    const ms: Record<string, number> = {};
+    const paths: string[] = [];
     for (const [name, text] of Object.entries(scripts)) {
+      paths.push(`${dir}/${name}.ts`);
       await Deno.writeTextFile(`${dir}/${name}.ts`, text);
-      ms[name] = await runMs(`${dir}/${name}.ts`, 15);
     }
-    console.log("\nstart-up (median of 15 `deno run`, warm cache)");
-    console.log(`  empty script                        ${ms.empty.toFixed(1)} ms`);
-    console.log(`  import the module                   +${(ms.import - ms.empty).toFixed(1)} ms`);
-    console.log(`  + compile a literal                 +${(ms.literal - ms.empty).toFixed(1)} ms`);
-    console.log(`  + compile a regex (loads re2js)     +${(ms.regex - ms.empty).toFixed(1)} ms`);
+    const [empty, imported, literal, regex] = await runMs(paths, runs);
+    const plus = (ms: number) => `${ms - empty >= 0 ? "+" : ""}${(ms - empty).toFixed(1)} ms`;
+    console.log(`\nstart-up (median of ${runs} \`deno run\` each, interleaved, warm cache)`);
+    console.log(`  empty script                        ${empty.toFixed(1)} ms`);
+    console.log(`  import the module                   ${plus(imported)}`);
+    console.log(`  + compile a literal                 ${plus(literal)}`);
+    console.log(`  + compile a regex (loads re2js)     ${plus(regex)}`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

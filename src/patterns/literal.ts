@@ -47,8 +47,6 @@ export function literalOf(source: string, ignoreCase: boolean): Literal | null {
   return { text, atStart, atEnd, ignoreCase };
 }
 
-const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
-
 /** Matches a Literal with string search, or for ignoreCase with a native regex that holds no quantifier. */
 export class LiteralPattern implements Pattern {
   readonly #lit: Literal;
@@ -60,7 +58,7 @@ export class LiteralPattern implements Pattern {
     // Folding is needed only if a letter or a non-ASCII character may have other cases.
     const folds = lit.ignoreCase && /[A-Za-z\u0080-\uffff]/.test(lit.text);
     this.#lit = { ...lit, ignoreCase: folds };
-    const body = lit.text.replace(SYNTAX, "\\$&");
+    const body = lit.text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
     // Linear: no quantifier or alternation, only a fixed run of case-folded characters.
     this.#folded = folds ? new RegExp(`${lit.atStart ? "^" : ""}${body}${lit.atEnd ? "$" : ""}`, "iu") : null;
     this.#foldedSearch = folds ? new RegExp(body, "giu") : null;
