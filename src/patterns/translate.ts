@@ -3,14 +3,14 @@
  * linear time with a reason that names the construct and what to write instead.
  */
 
-/** A construct the engine cannot match; `reason` completes "Invalid regex "…": ". */
+/** A construct the engine cannot match; its message completes `Invalid regex "…": `. */
 export class UnsupportedSyntax extends Error {}
 
 export interface Translation {
   /** The pattern in RE2 syntax, every group made non-capturing (no caller reads groups). */
   re2: string;
   /**
-   * True when `(?m)` + re2 matches a text of many lines exactly where re2 matches one of them:
+   * True when every line re2 matches alone also matches `(?m)` + re2 inside a chunk of lines:
    * false if the pattern uses `\A`, `\z` or sets the `m` flag itself.
    */
   lineLocal: boolean;
