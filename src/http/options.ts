@@ -47,6 +47,8 @@ export interface HttpServeOptions {
   /** Serves /mcp when given: a fresh McpServer per MCP session over one shared engine. */
   createMcpServer?: (() => McpServer) | null;
   limits?: Partial<HttpLimits>;
+  /** Access-log hook: sees every request (method, URL, headers) before any check; must not read the body. */
+  onRequest?: (request: Request) => void;
   /** Diagnostics (default stderr; stdout may carry a banner others parse). */
   log?: (line: string) => void;
 }

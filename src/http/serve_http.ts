@@ -1,4 +1,4 @@
-import { type HttpServeOptions, resolveOptions } from "./options.ts";
+import { HttpConfigError, type HttpServeOptions, resolveOptions } from "./options.ts";
 import { Router } from "./router.ts";
 import { McpSessions } from "./mcp_sessions.ts";
 
@@ -18,7 +18,7 @@ export interface HttpServerHandle {
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHandle> {
   const resolved = resolveOptions(options);
   const tls = options.tls
-    ? { cert: await Deno.readTextFile(options.tls.certFile), key: await Deno.readTextFile(options.tls.keyFile) }
+    ? { cert: await readPem("certificate", options.tls.certFile), key: await readPem("key", options.tls.keyFile) }
     : null;
   const stopping = new AbortController();
   const mcp = options.createMcpServer
@@ -43,6 +43,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
     },
   }, (request, info) => {
     const address = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
+    options.onRequest?.(request);
     return router.handle(request, { address, listenPort, defaultPort });
   });
   const addr = server.addr as Deno.NetAddr;
@@ -62,4 +63,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
       return stopped;
     },
   };
+}
+
+async function readPem(what: string, path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    throw new HttpConfigError(
+      `Cannot read the TLS ${what} "${path}": ${(error as Error).message}; ` +
+        "create a certificate for localhost (e.g. mkcert localhost) and pass --tls-cert and --tls-key",
+    );
+  }
 }
