@@ -71,7 +71,9 @@ async function runInChromium(url: string): Promise<unknown> {
       match,
       `no #out in the page; chromium exit ${out.code}: ${new TextDecoder().decode(out.stderr).slice(-500)}`,
     );
-    return JSON.parse(match[1].replaceAll("&quot;", '"').replaceAll("&amp;", "&").replaceAll("&lt;", "<").replaceAll("&gt;", ">"));
+    return JSON.parse(
+      match[1].replaceAll("&quot;", '"').replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&"),
+    );
   } finally {
     await Deno.remove(profile, { recursive: true });
   }
