@@ -153,3 +153,19 @@ Deno.test("MCP over HTTP: a POST without a session that is not initialize gets 4
   assert.equal(response.status, 400);
   assert.match((await response.json()).error.message, /Mcp-Session-Id header is required/);
 });
+
+Deno.test("serve --http: the bridge on the same listener drives real tmux sessions on the app's server", async () => {
+  await using server = await HttpMcpServer.start();
+  const call = (body: unknown) =>
+    fetch(`${server.url}/v1/tmux`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json());
+  assert.deepEqual(await call({ action: "create_session", session: "addin" }), {
+    ok: true,
+    action: "create_session",
+    session: "addin",
+  });
+  const ls = await server.tmux("list-sessions", "-F", "#{session_name}");
+  assert.match(ls.stdout, /^addin$/m);
+  assert.deepEqual((await call({ action: "list_sessions" })).sessions, ["addin"]);
+  const health = await (await fetch(`${server.url}/health`)).json();
+  assert.equal(health.backend, "tmux");
+});

@@ -6,6 +6,8 @@ export {
   HttpConfigError,
   type HttpLimits,
   type HttpServeOptions,
+  resolveOptions,
 } from "./options.ts";
 export { type BridgeBackend, BridgeError, type HealthInfo } from "./bridge/backend.ts";
 export { StubBackend } from "./bridge/stub.ts";
+export { TmuxBackend, type TmuxBackendDeps } from "./bridge/tmux_backend.ts";

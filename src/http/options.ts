@@ -47,6 +47,8 @@ export interface HttpServeOptions {
   /** Serves /mcp when given: a fresh McpServer per MCP session over one shared engine. */
   createMcpServer?: (() => McpServer) | null;
   limits?: Partial<HttpLimits>;
+  /** What is at a bridge `cwd` (default: Deno.stat, which needs read access to it). */
+  checkDirectory?: (path: string) => Promise<"directory" | "other" | "missing">;
   /** Access-log hook: sees every request (method, URL, headers) before any check; must not read the body. */
   onRequest?: (request: Request) => void;
   /** Diagnostics (default stderr; stdout may carry a banner others parse). */
@@ -62,6 +64,7 @@ export interface ResolvedOptions {
   allowRemote: boolean;
   limits: HttpLimits;
   log: (line: string) => void;
+  checkDirectory?: (path: string) => Promise<"directory" | "other" | "missing">;
 }
 
 export function resolveOptions(options: HttpServeOptions): ResolvedOptions {
@@ -98,5 +101,6 @@ export function resolveOptions(options: HttpServeOptions): ResolvedOptions {
     allowRemote,
     limits,
     log: options.log ?? ((line) => console.error(line)),
+    checkDirectory: options.checkDirectory,
   };
 }

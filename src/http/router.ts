@@ -74,7 +74,7 @@ export class Router {
         backend: this.bridge!,
         body: this.#bodyLimits(this.options.limits.bridgeBodyBytes),
         compilePattern: compileWaitFor,
-        statPath,
+        statPath: this.options.checkDirectory ?? statPath,
         log: this.options.log,
       });
     }

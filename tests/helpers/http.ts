@@ -117,3 +117,15 @@ function dechunk(body: string): string {
     rest = rest.slice(eol + 2 + size + 2);
   }
 }
+
+/** The permission flags of a deno.json task, `$VAR`s expanded from `env`, `extraPaths` added to read and write. */
+export function taskPermissions(task: string, env: Record<string, string>, extraPaths: string[] = []): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
+  const words: string[] = config.tasks[task].split(/\s+/);
+  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts")).map((word) => {
+    const expanded = word.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, name) => env[name] ?? "");
+    return /^--allow-(read|write)=/.test(expanded) && extraPaths.length > 0
+      ? `${expanded},${extraPaths.join(",")}`
+      : expanded;
+  });
+}

@@ -4,10 +4,12 @@ import { cleanEnv, startPermissions, tmuxAt } from "./harness.ts";
 import type { HttpLimits } from "../../src/http/mod.ts";
 
 const ENTRY = new URL("./http_mcp_server.ts", import.meta.url).pathname;
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /**
- * The real engine behind serveHttp in a child process with the start task's permissions plus
- * loopback networking, on its own tmux socket. `await using` stops it and removes its tmux server.
+ * `tmuxwright --http 127.0.0.1:0` with the start task's permissions, on its own tmux socket; with
+ * `limits`, a test entry that builds the same App and passes them to serveHttp. `await using`
+ * stops it and removes its tmux server.
  */
 export class HttpMcpServer {
   private constructor(
@@ -19,18 +21,15 @@ export class HttpMcpServer {
 
   static async start(options: { token?: string; limits?: Partial<HttpLimits> } = {}): Promise<HttpMcpServer> {
     const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
-    const env = cleanEnv();
+    const env = cleanEnv(options.token ? { TMUX_BRIDGE_TOKEN: options.token } : {});
+    const where = ["--socket-path", `${dir}/s`, "--state-dir", `${dir}/state`];
     const child = new Deno.Command("deno", {
       args: [
         "run",
         ...startPermissions(env, [dir]),
-        "--allow-net=127.0.0.1",
-        ENTRY,
-        JSON.stringify({ token: options.token ?? null, limits: options.limits }),
-        "--socket-path",
-        `${dir}/s`,
-        "--state-dir",
-        `${dir}/state`,
+        ...(options.limits
+          ? [ENTRY, JSON.stringify({ token: options.token ?? null, limits: options.limits }), ...where]
+          : [MAIN, ...where, "--http", "127.0.0.1:0"]),
       ],
       env,
       stdin: "null",
@@ -51,7 +50,7 @@ export class HttpMcpServer {
     (async () => { // keep draining stdout so the child never blocks on a full pipe
       while (!(await reader.read()).done);
     })().catch(() => {});
-    return new HttpMcpServer(text.trim(), dir, child, stderr);
+    return new HttpMcpServer(/(https?:\/\/[^\s]+)/.exec(text)![1], dir, child, stderr);
   }
 
   get mcpUrl(): URL {
