@@ -41,6 +41,13 @@ Deno.test("guards: a disallowed Origin gets 403 forbidden; an allowed one gets C
   assert.equal(good.headers.get("access-control-allow-origin"), ALLOWED);
   assert.equal(good.headers.get("vary"), "Origin");
   assert.match(good.headers.get("access-control-expose-headers") ?? "", /mcp-session-id/);
+  const own = await s.bridge({ action: "list_sessions" }, { origin: `http://127.0.0.1:${s.port}` });
+  assert.equal(own.status, 200); // the listener's own loopback origin: a page we would have served
+  for (
+    const other of [`http://127.0.0.1:${s.port + 1}`, `https://127.0.0.1:${s.port}`, `http://evil.example:${s.port}`]
+  ) {
+    assert.equal((await s.bridge({ action: "list_sessions" }, { origin: other })).status, 403, other);
+  }
   const plain = await s.bridge({ action: "list_sessions" });
   assert.equal(plain.status, 200);
   assert.equal(plain.headers.get("access-control-allow-origin"), null);

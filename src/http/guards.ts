@@ -32,13 +32,25 @@ export function admit(request: Request, peer: Peer, options: ResolvedOptions): V
     if (!isAllowedHost(host, peer.listenPort, peer.defaultPort)) return { ok: false, status: 403 };
   }
   const origin = request.headers.get("origin");
-  if (origin !== null && !options.allowedOrigins.has(origin)) return { ok: false, status: 403 };
+  if (origin !== null && !options.allowedOrigins.has(origin) && !isOwnOrigin(origin, peer)) {
+    return { ok: false, status: 403 };
+  }
   return { ok: true, origin };
 }
 
 /** True when no token is configured or the request carries it. */
 export function authorized(request: Request, options: ResolvedOptions): boolean {
   return options.token === null || bearerMatches(request.headers.get("authorization"), options.token);
+}
+
+/**
+ * Our own loopback origin (`http://127.0.0.1:PORT` for this listener): only pages we serve could
+ * have it, and we serve none, so it is as safe as no Origin. MCP clients in browsers send it.
+ */
+function isOwnOrigin(origin: string, peer: Peer): boolean {
+  const match = /^(https?):\/\/(.+)$/.exec(origin);
+  if (!match || match[1] !== (peer.defaultPort === 443 ? "https" : "http")) return false;
+  return isAllowedHost(match[2], peer.listenPort, peer.defaultPort);
 }
 
 function safeHost(url: string): string | null {
