@@ -146,6 +146,12 @@ const cases: [string, unknown, number, string][] = [
     400,
     "wait_ms must be between 0 and 120000.",
   ],
+  [
+    "text with NUL",
+    { action: "send_keys", session: "a", text: "a\u0000b" },
+    400,
+    "text must not contain NUL characters.",
+  ],
   ["enter not boolean", { action: "send_keys", session: "a", enter: "yes" }, 400, "enter must be a boolean."],
   ["unknown session", { action: "capture_pane", session: "ghost" }, 404, "Session not found: ghost"],
   ["send to unknown session", { action: "send_keys", session: "ghost", text: "x" }, 404, "Session not found: ghost"],

@@ -94,6 +94,8 @@ function text(body: Record<string, unknown>): string | undefined {
   const value = optional(body, "text", "string");
   if (value === undefined || value.trim() === "") return undefined;
   if (value.length > LIMITS.text) throw bad(`text is too long (max ${LIMITS.text} characters).`);
+  // A terminal cannot receive NUL through tmux, and tmux's command line cannot carry it.
+  if (value.includes("\0")) throw bad("text must not contain NUL characters.");
   return value;
 }
 
