@@ -199,3 +199,21 @@ Deno.test("tmux bridge: without tmux it says so in one line naming TMUX_BRIDGE_M
     sessions: 0,
   });
 });
+
+Deno.test("tmux bridge: 20 sessions created and waited on at once, right after start, all answer and tmux stays up", async () => {
+  await using bridge = await BridgeProcess.start(BASH);
+  const sessions = Array.from({ length: 20 }, (_, i) => `c${i}`);
+  const results = await Promise.all(sessions.map(async (session) => {
+    await bridge.call({ action: "create_session", session });
+    return await bridge.call({
+      action: "send_and_capture",
+      session,
+      text: `PS1='$ '; clear; echo ONLY-${session}`,
+      enter: true,
+      wait_for: "^\\$$",
+      timeout_ms: 20_000,
+    });
+  }));
+  assert.deepEqual(results.map((r) => r.status), sessions.map(() => 200), bridge.stderr.join(""));
+  assert.deepEqual((await bridge.call({ action: "list_sessions" })).body.sessions, [...sessions].sort());
+});

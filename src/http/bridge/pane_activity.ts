@@ -20,15 +20,21 @@ interface Tap {
 export class PaneActivity {
   readonly #taps = new Map<string, Tap>();
 
-  constructor(private readonly output: PaneOutput) {}
+  constructor(
+    private readonly output: PaneOutput,
+    /** Runs a step when no session is being created or killed (see TmuxBackend). */
+    private readonly serialised: <T>(step: () => Promise<T>) => Promise<T>,
+  ) {}
 
   async watch(target: { paneId: string; tmuxName: string }): Promise<ChangeWatch> {
     let tap = this.#taps.get(target.paneId);
     if (!tap) {
       const waiters = new Set<() => void>();
-      const subscription = this.output.subscribe(
-        { paneId: target.paneId, sessionName: target.tmuxName, logPath: null },
-        () => waiters.forEach((wake) => wake()),
+      const subscription = this.serialised(() =>
+        this.output.subscribe(
+          { paneId: target.paneId, sessionName: target.tmuxName, logPath: null },
+          () => waiters.forEach((wake) => wake()),
+        )
       );
       tap = { subscription, waiters };
       this.#taps.set(target.paneId, tap);

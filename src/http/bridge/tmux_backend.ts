@@ -34,10 +34,10 @@ export interface TmuxBackendDeps {
 export class TmuxBackend implements BridgeBackend {
   readonly mode = "tmux";
   readonly #activity: PaneActivity;
-  #creating: Promise<unknown> = Promise.resolve();
+  #structural: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: TmuxBackendDeps) {
-    this.#activity = new PaneActivity(deps.output);
+    this.#activity = new PaneActivity(deps.output, (step) => this.#serialised(step));
   }
 
   async health() {
@@ -57,8 +57,18 @@ export class TmuxBackend implements BridgeBackend {
 
   /** Serialised, so two requests cannot both claim one name. */
   create(name: string, cwd: string | undefined): Promise<void> {
-    const run = this.#creating.then(() => this.#create(name, cwd));
-    this.#creating = run.catch(() => {});
+    return this.#serialised(() => this.#create(name, cwd));
+  }
+
+  /**
+   * Creating sessions, killing them and attaching a control client for a pane's output run one
+   * at a time. The tmux 3.3a server was seen to exit (taking every session with it) while 20
+   * sessions were created and control clients attached to them at once; not reproduced since,
+   * so this is a precaution that costs only the structural steps, never typing or capturing.
+   */
+  #serialised<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.#structural.then(step);
+    this.#structural = run.catch(() => {});
     return run;
   }
 
@@ -93,7 +103,7 @@ export class TmuxBackend implements BridgeBackend {
 
   async kill(session: string) {
     const target = await this.#session(session);
-    await this.#op(() => this.deps.tmux.run("kill-session", "-t", target.id));
+    await this.#serialised(() => this.#op(() => this.deps.tmux.run("kill-session", "-t", target.id)));
     this.#activity.forget(target.paneId);
   }
 
