@@ -1,12 +1,12 @@
+import type { PatternCompiler } from "../../patterns/mod.ts";
 import type { WaitPattern } from "./backend.ts";
 
 /**
- * TEMPORARY: compiles `wait_for` with JavaScript's RegExp (flag `m`, as the bridge contract's
- * clients expect: `^`/`$` match at line ends). RegExp backtracks, so a hostile pattern such as
- * `(a+)+$` can take exponential time; this is replaced by the linear-time engine of
- * `src/patterns/` when that lands. Until then the text it runs on is bounded by `lines`.
+ * Compiles `wait_for` with the linear-time pattern engine. The bridge tests it against captured
+ * output, several lines at once, and clients expect `^`/`$` to match at line ends (JavaScript's
+ * `m` flag): so a capture matches when one of its lines does.
  */
-export function compileWaitFor(source: string): WaitPattern {
-  const re = new RegExp(source, "m");
-  return { source, test: (text) => re.test(text) };
+export async function compileWaitFor(patterns: PatternCompiler, source: string): Promise<WaitPattern> {
+  const pattern = await patterns.compile(source, { what: "wait_for" });
+  return { source, test: (text) => pattern.firstMatchingLine(text) !== null };
 }
