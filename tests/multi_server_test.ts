@@ -111,7 +111,10 @@ Deno.test("two servers both name a pane web: each name resolves to the caller's 
 
   // A name is free again only in its own workspace; a second "web" in A is refused.
   const dup = await a.callError("create_pane", { name: "web" });
-  assert.match(dup, new RegExp(`^NAME_IN_USE: Cannot create pane "web": the name is already used by pane ${webA.pane_id}`));
+  assert.match(
+    dup,
+    new RegExp(`^NAME_IN_USE: Cannot create pane "web": the name is already used by pane ${webA.pane_id}`),
+  );
   // Unknown names list only the caller's names.
   await b.call("create_pane", { name: "b-only", command: "sleep 600" });
   const missing = await a.callError("capture_pane", { pane_id: "nope" });
@@ -125,7 +128,10 @@ Deno.test("two servers both name a pane web: each name resolves to the caller's 
 
   // Logs by name: each server reads its own, also after the pane was killed.
   await a.call("kill_pane", { pane_id: "web" });
-  assert.equal((await tmuxAt(fleet.socket, "display-message", "-p", "-t", webB.pane_id, "#{pane_id}")).stdout.trim(), webB.pane_id);
+  assert.equal(
+    (await tmuxAt(fleet.socket, "display-message", "-p", "-t", webB.pane_id, "#{pane_id}")).stdout.trim(),
+    webB.pane_id,
+  );
   const logA = await a.call<LogTail>("read_logs", { pane_id: "web" });
   const logB = await b.call<LogTail>("read_logs", { pane_id: "web" });
   assert.match(logA.content, /I am A/);
@@ -133,8 +139,8 @@ Deno.test("two servers both name a pane web: each name resolves to the caller's 
   assert.match(logB.content, /I am B/);
   assert.doesNotMatch(logB.content, /I am A/);
   // Pane ids stay global: A can read B's pane by id.
-  const byId = await a.call<{ content: string }>("capture_pane", { pane_id: webB.pane_id });
-  assert.match(byId.content, /I am B/);
+  const byId = await a.call<{ text: string }>("capture_pane", { pane_id: webB.pane_id });
+  assert.match(byId.text, /I am B/);
 });
 
 Deno.test("a SIGKILLed server's workspace is removed by the next start; live ones keep running", async () => {
@@ -152,6 +158,7 @@ Deno.test("a SIGKILLed server's workspace is removed by the next start; live one
   const running = busy.call<ExecResult>("execute_command", {
     command: "for i in 1 2 3 4 5 6; do sleep 0.5; done; echo busy-done",
   });
+  running.catch(() => {}); // awaited below; a failed assertion before must not leave it unhandled
   // An idle live server whose control connection is momentarily gone is still alive.
   await tmuxAt(fleet.socket, "detach-client", "-s", `=tmuxwright-${idle.pid}`);
 

@@ -13,6 +13,8 @@ export interface LogEntry {
   /** The tmux socket path: pane ids repeat across tmux servers. */
   socket: string | null;
   owner_pid: number;
+  /** The server process that created the pane (its names); absent in entries of older versions. */
+  instance?: string;
   created: string;
   path: string;
 }
@@ -46,17 +48,12 @@ export async function readRegistry(stateDir: string): Promise<LogEntry[]> {
 }
 
 /**
- * The newest log of a pane on this tmux server by `%N` or name, including panes that no longer
- * exist. Null when none is known.
+ * The logs of panes on this tmux server (pane ids repeat across tmux servers), newest first,
+ * including panes that no longer exist.
  */
-export async function findLog(stateDir: string, socket: string | null, ref: string): Promise<LogEntry | null> {
+export async function logEntries(stateDir: string, socket: string | null): Promise<LogEntry[]> {
   const entries = await readRegistry(stateDir);
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i];
-    if (socket !== null && entry.socket !== null && entry.socket !== socket) continue;
-    if (entry.pane_id === ref || entry.name === ref) return entry;
-  }
-  return null;
+  return entries.filter((e) => socket === null || e.socket === null || e.socket === socket).reverse();
 }
 
 /**
