@@ -76,12 +76,17 @@ Deno.test("six servers started one by one on one tmux server each run their own 
   assert.equal((await tmuxAt(fleet.socket, "has-session", "-t", "=users-own")).code, 0);
 });
 
-Deno.test("six servers started at once on a fresh tmux server each create their own workspace", async () => {
-  await using fleet = await Fleet.create();
-  // Nobody has started tmux yet: the first calls race to start it and to create six workspaces.
-  const servers = await Promise.all(Array.from({ length: 6 }, () => fleet.start()));
-  await checkSixWorkspaces(fleet, servers);
-});
+for (const tmux of ["a fresh tmux server", "a running tmux server"]) {
+  Deno.test(`six servers started at once on ${tmux} each create their own workspace`, async () => {
+    await using fleet = await Fleet.create();
+    // On a fresh one nobody has started tmux yet: the first calls race to start it.
+    if (tmux === "a running tmux server") {
+      await tmuxAt(fleet.socket, "-f", "/dev/null", "new-session", "-d", "-s", "users-own");
+    }
+    const servers = await Promise.all(Array.from({ length: 6 }, () => fleet.start()));
+    await checkSixWorkspaces(fleet, servers);
+  });
+}
 
 type Listed = { panes: { pane_id: string; name: string | null; owned: boolean; workspace_of?: string }[] };
 
@@ -198,4 +203,25 @@ Deno.test("a workspace whose liveness cannot be judged is left alone", async () 
   const next = await fleet.start();
   await next.call("execute_command", { command: "echo next" });
   assert.deepEqual(await fleet.workspaces(), [theirs, `tmuxwright-${next.pid}`].sort());
+});
+
+Deno.test("a kept workspace of an earlier process with the same pid is neither used nor removed", async () => {
+  await using fleet = await Fleet.create();
+  const server = await fleet.start();
+  // What a kept workspace of a dead process that had this pid looks like (pids are reused).
+  const name = `tmuxwright-${server.pid}`;
+  const made = await tmuxAt(fleet.socket, "-f", "/dev/null", "new-session", "-d", "-s", name, "sleep 600");
+  assert.equal(made.code, 0, made.stderr);
+  await tmuxAt(fleet.socket, "set-option", "-t", `=${name}:`, "@tmuxwright_kept", "1");
+  await tmuxAt(fleet.socket, "set-option", "-t", `=${name}:`, "@tmuxwright_workspace_instance", `${server.pid}-0`);
+
+  const ran = await server.call<ExecResult>("execute_command", { command: "echo mine" });
+  assert.equal(ran.output, "mine");
+  const session = await tmuxAt(fleet.socket, "display-message", "-p", "-t", ran.pane_id, "#{session_name}");
+  assert.equal(session.stdout.trim(), `${name}-2`);
+  const created = await server.call<{ attach_command: string }>("create_pane", { name: "x", command: "sleep 600" });
+  assert.ok(created.attach_command.endsWith(`=${name}-2`), created.attach_command);
+  await server.close(false);
+  await until(() => fleet.workspaces(), (names) => !names.includes(`${name}-2`));
+  assert.deepEqual(await fleet.workspaces(), [name]);
 });

@@ -2,11 +2,19 @@ import type { Config } from "../../config.ts";
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
 import { TmuxServer } from "../../tmux/server.ts";
+import { SessionGuard } from "../../tmux/session_guard.ts";
 import { ToolError } from "../errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { openWorkspaceSession } from "./workspace_session.ts";
 import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../output/mod.ts";
-import { newInstanceId, OwnerLock, pruneDeadLocks, reapDeadWorkspaces, WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
+import {
+  newInstanceId,
+  OwnerLock,
+  pruneDeadLocks,
+  reapDeadWorkspaces,
+  sessionGuardPath,
+  WORKSPACE_OPTIONS,
+} from "../workspaces/mod.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -46,7 +54,8 @@ export class Workspace {
   constructor(private readonly config: Readonly<Config>) {
     this.instance = newInstanceId(config.pid);
     this.#sessionName = `tmuxwright-${config.pid}`;
-    this.tmux = new TmuxServer(config.socketArgs, () => this.#prepare());
+    const guard = new SessionGuard(sessionGuardPath(config.stateDir));
+    this.tmux = new TmuxServer(config.socketArgs, () => this.#prepare(), guard);
   }
 
   get sessionName(): string {
@@ -211,6 +220,7 @@ export class Workspace {
       instance: this.instance,
       lockPath: lock?.path ?? null,
       historyLimit: this.config.historyLimit,
+      guard: this.tmux.sessionGuard,
     });
     this.#sessionName = session.name;
     this.#sessionId = session.sessionId;
@@ -231,7 +241,7 @@ export class Workspace {
     const { stateDir, logRetentionDays } = this.config;
     await pruneLogs(stateDir, logRetentionDays)
       .catch((error) => console.error("[tmuxwright] log retention failed:", error));
-    const reaped = await reapDeadWorkspaces(this.config.socketArgs, stateDir, this.instance);
+    const reaped = await reapDeadWorkspaces(this.config.socketArgs, stateDir, this.instance, this.tmux.sessionGuard);
     await pruneDeadLocks(stateDir, logRetentionDays);
     return reaped;
   }
@@ -247,7 +257,7 @@ export class Workspace {
       } else if (this.config.isolated) {
         await tmuxOneShot([...socket, "kill-server"]);
       } else {
-        await tmuxOneShot([...socket, "kill-session", "-t", session]);
+        await this.tmux.sessionGuard.run(() => tmuxOneShot([...socket, "kill-session", "-t", session]));
       }
     }
     // Released last: until the workspace is gone or marked kept, nobody may take it for dead.

@@ -1,4 +1,5 @@
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
+import type { SessionGuard } from "../../tmux/session_guard.ts";
 import { ToolError } from "../errors.ts";
 import { WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
 
@@ -11,6 +12,7 @@ export interface SessionSpec {
   /** The owner lock that proves this process lives; null when it could not be taken. */
   lockPath: string | null;
   historyLimit: number;
+  guard: SessionGuard;
 }
 
 export interface OpenSession {
@@ -39,7 +41,7 @@ export async function openWorkspaceSession(spec: SessionSpec): Promise<OpenSessi
       if (instance === spec.instance) return { name, sessionId, socketPath: socketPath || null };
       continue; // another process's workspace
     }
-    const created = await createSession(spec, name);
+    const created = await spec.guard.run(() => createSession(spec, name));
     if (created.code === 0) {
       const [newId, newSocket] = created.stdout.trim().split("\n")[0].split("\x1f");
       return { name, sessionId: newId, socketPath: newSocket || null };

@@ -19,6 +19,11 @@ export function newInstanceId(pid: number): string {
 
 const LOCK_FILE = /^\d+-[0-9a-f]{12}\.lock$/;
 
+/** The lock that keeps tmux session changes apart from control clients attaching (src/tmux/session_guard.ts). */
+export function sessionGuardPath(stateDir: string): string {
+  return join(lockDir(stateDir), "sessions.lock");
+}
+
 export function lockPathFor(stateDir: string, instance: string): string {
   return join(lockDir(stateDir), `${instance}.lock`);
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
+import type { SessionGuard } from "../../tmux/session_guard.ts";
 import { listWorkspaces } from "./listing.ts";
 import { lockDir, ownerLiveness } from "./owner_lock.ts";
 
@@ -13,11 +14,12 @@ export async function reapDeadWorkspaces(
   socketArgs: readonly string[],
   stateDir: string,
   self: string,
+  guard: SessionGuard,
 ): Promise<string[]> {
   const reaped: string[] = [];
   for (const workspace of await listWorkspaces(socketArgs, stateDir)) {
     if (workspace.instance === self || workspace.kept || workspace.owner !== "dead") continue;
-    const killed = await tmuxOneShot([...socketArgs, "kill-session", "-t", workspace.sessionId]);
+    const killed = await guard.run(() => tmuxOneShot([...socketArgs, "kill-session", "-t", workspace.sessionId]));
     if (killed.code !== 0) continue; // another server reaped it first
     reaped.push(workspace.name);
     await Deno.remove(workspace.lockPath!).catch(() => {});
