@@ -167,8 +167,8 @@ Deno.test("a SIGKILLed server's workspace is removed by the next start; live one
   // An idle live server whose control connection is momentarily gone is still alive.
   await tmuxAt(fleet.socket, "detach-client", "-s", `=tmuxwright-${idle.pid}`);
 
+  const stale = `tmuxwright-${crashed.pid}`; // read before the kill: the transport forgets it
   Deno.kill(crashed.pid, "SIGKILL");
-  const stale = `tmuxwright-${crashed.pid}`;
   assert.ok((await fleet.workspaces()).includes(stale));
 
   const next = await fleet.start();
@@ -198,8 +198,8 @@ Deno.test("a workspace whose liveness cannot be judged is left alone", async () 
   // A server with another state directory on the same tmux server: its owner proof is not ours to test.
   const stranger = await fleet.start(["--state-dir", `${fleet.dir}/other-state`]);
   await stranger.call("create_pane", { name: "theirs", command: "sleep 600" });
-  Deno.kill(stranger.pid, "SIGKILL");
   const theirs = `tmuxwright-${stranger.pid}`;
+  Deno.kill(stranger.pid, "SIGKILL");
   const next = await fleet.start();
   await next.call("execute_command", { command: "echo next" });
   assert.deepEqual(await fleet.workspaces(), [theirs, `tmuxwright-${next.pid}`].sort());
