@@ -15,8 +15,8 @@ class Fleet {
     return `${this.dir}/s`;
   }
 
-  async start(args: string[] = []): Promise<TestServer> {
-    const server = await TestServer.start({ dir: this.dir, args });
+  async start(args: string[] = [], env: Record<string, string> = {}): Promise<TestServer> {
+    const server = await TestServer.start({ dir: this.dir, args, env });
     this.servers.push(server);
     return server;
   }
@@ -63,11 +63,17 @@ async function checkSixWorkspaces(fleet: Fleet, servers: TestServer[]): Promise<
 
 Deno.test("six servers started one by one on one tmux server each run their own commands", async () => {
   await using fleet = await Fleet.create();
-  // A person's own session keeps the tmux server up, as on a real desktop.
+  // A person's own session keeps the tmux server up, as on a real desktop, and their shell starts slowly and chattily.
   await tmuxAt(fleet.socket, "-f", "/dev/null", "new-session", "-d", "-s", "users-own");
+  const home = `${fleet.dir}/home`;
+  await Deno.mkdir(home);
+  await Deno.writeTextFile(
+    `${home}/.bashrc`,
+    "echo 'loading plugins...'; sleep 0.3; echo 'welcome back'; PS1='\\u@\\h:\\w\\$ '\n",
+  );
   const servers: TestServer[] = [];
   for (let i = 0; i < 6; i++) {
-    const server = await fleet.start();
+    const server = await fleet.start([], { HOME: home });
     // Every earlier server is idle (it has made a call, or none yet) while this one starts.
     if (i % 2 === 0) await server.call("list_panes");
     servers.push(server);
