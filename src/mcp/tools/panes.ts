@@ -8,6 +8,7 @@ import { listPanes, type PaneInfo } from "../../engine/panes/mod.ts";
 import * as patterns from "../../safety/patterns.ts";
 
 function paneSummary(ctx: ToolContext, pane: PaneInfo) {
+  const other = ctx.workspace.otherWorkspace(pane);
   return {
     ...paneIds(pane),
     title: pane.title,
@@ -18,6 +19,7 @@ function paneSummary(ctx: ToolContext, pane: PaneInfo) {
     cwd: pane.cwd,
     size: `${pane.width}x${pane.height}`,
     owned: ctx.workspace.isOwned(pane),
+    ...(other === null ? {} : { workspace_of: other }),
     ...(isCaller(ctx.app, pane) ? { is_caller: true } : {}),
   };
 }
