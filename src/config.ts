@@ -43,6 +43,10 @@ export const TOOL_GROUP_HELP: Record<ToolGroup, string> = {
 
 export interface Config {
   command: "serve" | "attach" | "doctor" | "help" | "version";
+  /** `attach WORKSPACE`: a pid or a workspace session name; null for the newest live one. */
+  attachTarget: string | null;
+  /** `attach --list`: list the workspaces instead of attaching. */
+  attachList: boolean;
   /** The profile `--tools` names (the largest one in a comma list), or null when it names only groups. */
   tools: Profile | null;
   /** Groups named in a `--tools` comma list; their tools are listed besides the profile's. */
@@ -65,6 +69,10 @@ export interface Config {
   auditPayloads: boolean;
   shell: string;
   pid: number;
+  /** `--http [HOST:]PORT`: MCP over Streamable HTTP plus the tmux bridge instead of stdio. */
+  http: { hostname: string; port: number } | null;
+  allowRemote: boolean;
+  tls: { certFile: string; keyFile: string } | null;
   /** From TMUX / TMUX_PANE when the server itself runs inside tmux. */
   caller: { socketPath: string; serverPid: number; sessionId: string; paneId: string | null } | null;
 }
@@ -114,6 +122,22 @@ export const FLAGS = {
     type: "string",
     help: "days a log is kept after its last write (default 7)",
   },
+  http: {
+    env: "TMUXWRIGHT_HTTP",
+    type: "string",
+    help: "serve MCP at /mcp and the tmux bridge at /v1/tmux on [HOST:]PORT instead of stdio",
+  },
+  "allow-remote": {
+    env: "TMUXWRIGHT_ALLOW_REMOTE",
+    type: "boolean",
+    help: "with --http: accept non-loopback clients (needs TMUX_BRIDGE_TOKEN)",
+  },
+  "tls-cert": {
+    env: "TMUXWRIGHT_TLS_CERT",
+    type: "string",
+    help: "with --http: serve HTTPS with this PEM certificate",
+  },
+  "tls-key": { env: "TMUXWRIGHT_TLS_KEY", type: "string", help: "with --http: the certificate's PEM private key" },
   audit: { env: "TMUX_DEBUG_AUDIT", type: "string", help: "append one JSON line per tool call to FILE" },
   "audit-full": { env: "TMUX_DEBUG_AUDIT_FULL", type: "string", help: "also write every capture to DIR" },
   "audit-payloads": {
@@ -152,7 +176,12 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { ...options, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "V" } },
+      options: {
+        ...options,
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "V" },
+        list: { type: "boolean" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -166,12 +195,21 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   }
 
   const positional = parsed.positionals[0] ?? "serve";
-  if (parsed.positionals.length > 1) throw new ConfigError(`Unexpected argument "${parsed.positionals[1]}"`);
+  const maxPositionals = positional === "attach" ? 2 : 1;
+  if (parsed.positionals.length > maxPositionals) {
+    throw new ConfigError(`Unexpected argument "${parsed.positionals[maxPositionals]}"`);
+  }
   const command = parsed.values.help
     ? "help"
     : parsed.values.version
     ? "version"
     : oneOf("command", positional, ["serve", "attach", "doctor"] as const);
+  const attachTarget = command === "attach" ? parsed.positionals[1] ?? null : null;
+  if (attachTarget !== null && !/^(tmuxwright-)?\d{1,10}(-\d{1,3})?$/.test(attachTarget)) {
+    throw new ConfigError(`Invalid workspace "${attachTarget}": give a server pid or a name like tmuxwright-1234`);
+  }
+  const attachList = parsed.values.list === true;
+  if (attachList && command !== "attach") throw new ConfigError("--list goes with attach: tmuxwright attach --list");
 
   const socket = values.socket as string | undefined;
   const socketPath = values["socket-path"] as string | undefined;
@@ -233,6 +271,8 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   const selection = parseToolSelection((values.tools as string | undefined) ?? "agent");
   const config: Config = {
     command,
+    attachTarget,
+    attachList,
     tools: selection.profile,
     toolGroups: selection.groups,
     toolPrefix: validPrefix((values["tool-prefix"] as string | undefined) ?? ""),
@@ -249,6 +289,9 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     audit: absolute("--audit", values.audit),
     auditFull: absolute("--audit-full", values["audit-full"]),
     auditPayloads: truthy(values["audit-payloads"]),
+    http: parseListen(values.http as string | undefined),
+    allowRemote: truthy(values["allow-remote"]),
+    tls: tlsFiles(absolute("--tls-cert", values["tls-cert"]), absolute("--tls-key", values["tls-key"])),
     shell: envValue("SHELL") || "/bin/sh",
     pid,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
@@ -288,6 +331,22 @@ export function parseToolSelection(value: string): { profile: Profile | null; gr
   };
 }
 
+/** `--http` value: `PORT`, `HOST:PORT` or `[V6]:PORT`; the host defaults to 127.0.0.1. */
+export function parseListen(value: string | undefined): Config["http"] {
+  if (value === undefined || value === "") return null;
+  const match = /^(?:(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) {
+    throw new ConfigError(`Invalid --http "${value}": expected [HOST:]PORT, e.g. 8765 or 127.0.0.1:8765`);
+  }
+  return { hostname: match[1]?.replace(/^\[|\]$/g, "") ?? "127.0.0.1", port };
+}
+
+function tlsFiles(certFile: string | null, keyFile: string | null): Config["tls"] {
+  if ((certFile === null) !== (keyFile === null)) throw new ConfigError("Give both --tls-cert and --tls-key");
+  return certFile && keyFile ? { certFile, keyFile } : null;
+}
+
 /** "65536", "64K", "64M", "1G" (binary units) → bytes; null when malformed. */
 export function parseSize(text: string): number | null {
   const match = /^(\d{1,13})([KMGT]?)i?B?$/i.exec(text.trim());
@@ -320,8 +379,12 @@ export function helpText(): string {
   const lines = [
     "tmuxwright: an MCP server that gives AI agents tmux",
     "",
-    "usage: tmuxwright [serve] [flags]   serve MCP over stdio (default)",
-    "       tmuxwright attach [flags]    attach this terminal to the agent's workspace to watch it live",
+    "usage: tmuxwright [serve] [flags]   serve MCP over stdio (default); with --http [HOST:]PORT over HTTP",
+    "       tmuxwright bridge [flags]    the tmux bridge v1 for browser add-ins (env: HOST, PORT, TMUX_BRIDGE_*;",
+    "                                    flags: --https, --http, --tls-cert, --tls-key, --allow-remote; see docs/http.md)",
+    "       tmuxwright attach [WORKSPACE] [flags]",
+    "                                    watch an agent's workspace live (read-only): the newest live one,",
+    "                                    or WORKSPACE (a server pid or tmuxwright-<pid>); --list lists them",
     "       tmuxwright doctor [flags]    check tmux, socket and state directory; print client config",
     "",
     "flags (every flag has an environment variable; flags win):",

@@ -9,6 +9,7 @@ export function paneIds(pane: PaneInfo): Record<string, unknown> {
 
 /** What list_panes says of each pane. */
 export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
+  const other = app.workspace.otherWorkspace(pane);
   return {
     ...paneIds(pane),
     title: pane.title,
@@ -19,6 +20,7 @@ export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
     cwd: pane.cwd,
     size: `${pane.width}x${pane.height}`,
     owned: app.workspace.isOwned(pane),
+    ...(other === null ? {} : { workspace_of: other }),
     ...(isCaller(app, pane) ? { is_caller: true } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { ControlClient, type ControlHandlers } from "./control.ts";
 import { tmuxOneShotChecked } from "./oneshot.ts";
+import { SessionGuard } from "./session_guard.ts";
 
 /**
  * One tmux server (one socket): a lazily opened, persistent control connection plus the
@@ -15,6 +16,8 @@ export class TmuxServer {
     readonly socketArgs: readonly string[],
     /** Makes sure the session to attach to exists; returns its name. */
     private readonly prepare: () => Promise<string>,
+    /** Keeps session creation and removal apart from control clients attaching (a tmux 3.3a crash). */
+    readonly sessionGuard: SessionGuard = new SessionGuard(null),
   ) {}
 
   /** Runs one command on the control connection. */
@@ -65,7 +68,7 @@ export class TmuxServer {
     const handlers: ControlHandlers = {
       notification: (name, args) => this.#notificationListeners.forEach((l) => l(name, args)),
     };
-    this.#client = await ControlClient.connect(this.socketArgs, session, handlers);
+    this.#client = await this.sessionGuard.run(() => ControlClient.connect(this.socketArgs, session, handlers));
     return this.#client;
   }
 }

@@ -22,8 +22,9 @@ export async function createSession(tmux: TmuxServer, workspace: Workspace, opti
   return pane;
 }
 
+/** Guarded: tmux 3.3a crashes when a session closes while a control client attaches (see SessionGuard). */
 export async function killSession(tmux: TmuxServer, session: SessionInfo): Promise<void> {
-  await tmux.run("kill-session", "-t", session.sessionId);
+  await tmux.sessionGuard.run(() => tmux.run("kill-session", "-t", session.sessionId));
 }
 
 export async function renameSession(

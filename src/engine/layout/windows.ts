@@ -26,8 +26,9 @@ export async function createWindow(workspace: Workspace, options: NewWindow): Pr
   return pane;
 }
 
+/** Guarded like kill-session: a session's last window takes the session with it. */
 export async function killWindow(tmux: TmuxServer, window: WindowInfo): Promise<void> {
-  await tmux.run("kill-window", "-t", window.windowId);
+  await tmux.sessionGuard.run(() => tmux.run("kill-window", "-t", window.windowId));
 }
 
 export async function renameWindow(tmux: TmuxServer, window: WindowInfo, name: string): Promise<void> {
@@ -49,14 +50,12 @@ export async function resizeWindow(tmux: TmuxServer, window: WindowInfo, width?:
   await tmux.run("resize-window", "-t", window.windowId, ...size);
 }
 
-/** Moves the window into `session` (at `index`, else the next free one) without switching anyone to it. */
+/**
+ * Moves the window into `session` (at `index`, else the next free one) without switching anyone to
+ * it. Guarded like kill-session: moving a session's last window out closes that session.
+ */
 export async function moveWindow(tmux: TmuxServer, window: WindowInfo, session: SessionInfo, index?: number) {
-  await tmux.run(
-    "move-window",
-    "-d",
-    "-s",
-    `${window.sessionId}:${window.index}`,
-    "-t",
-    `${session.sessionId}:${index ?? ""}`,
-  );
+  const from = `${window.sessionId}:${window.index}`;
+  const to = `${session.sessionId}:${index ?? ""}`;
+  await tmux.sessionGuard.run(() => tmux.run("move-window", "-d", "-s", from, "-t", to));
 }

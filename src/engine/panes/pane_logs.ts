@@ -20,12 +20,13 @@ function startedHere(config: LogConfig, path: string | null): path is string {
 /**
  * Starts a durable, rotated log of any pane's output from now on, exactly as owned panes have from
  * their first byte: `@tmuxwright_log` names it, so read_logs, capture_since and waits follow the file.
- * Ownership is untouched (`@tmuxwright_owner` is not set). A pane that already pipes elsewhere is refused.
+ * Ownership is untouched (`@tmuxwright_instance` is not set). A pane that already pipes elsewhere is refused.
  */
 export async function startPaneLog(
   tmux: TmuxServer,
   config: LogConfig,
   socketPath: string | null,
+  instance: string,
   pane: PaneInfo,
 ): Promise<{ logPath: string; started: boolean }> {
   if (inStateDir(config, pane.logPath) && pane.piped) return { logPath: pane.logPath, started: false };
@@ -53,6 +54,7 @@ export async function startPaneLog(
     session: pane.sessionName,
     socket: socketPath,
     owner_pid: config.pid,
+    instance,
     created: new Date().toISOString(),
     path: logPath,
   });
@@ -91,18 +93,16 @@ export async function stopPaneLog(
 }
 
 /** At exit: stops the logs this process started on panes it does not own, so nothing keeps writing for it. */
-export async function stopForeignLogs(config: LogConfig): Promise<void> {
+export async function stopForeignLogs(config: LogConfig, instance: string): Promise<void> {
   const listed = await tmuxOneShot([
     ...config.socketArgs,
     "list-panes",
     "-a",
     "-F",
-    "#{pane_id}\x1f#{@tmuxwright_owner}\x1f#{@tmuxwright_log}",
+    "#{pane_id}\x1f#{@tmuxwright_instance}\x1f#{@tmuxwright_log}",
   ]);
   const commands = listed.stdout.split("\n").map((line) => line.split("\x1f"))
-    .filter(([id, owner, log]) =>
-      /^%\d+$/.test(id) && owner !== String(config.pid) && startedHere(config, decode(log ?? ""))
-    )
+    .filter(([id, owner, log]) => /^%\d+$/.test(id) && owner !== instance && startedHere(config, decode(log ?? "")))
     .flatMap(([id], i) => [
       ...(i > 0 ? [";"] : []),
       ...["pipe-pane", "-t", id, ";", "set-option", "-p", "-u", "-t", id, "@tmuxwright_log"],

@@ -106,7 +106,13 @@ export const paneControlTools = [
         const { logPath, stopped } = await stopPaneLog(ctx.tmux, config, pane, ctx.workspace.isOwned(pane));
         return { ...paneIds(pane), logged: false, stopped, ...(logPath ? { log_path: logPath } : {}) };
       }
-      const { logPath, started } = await startPaneLog(ctx.tmux, config, ctx.workspace.socketPath, pane);
+      const { logPath, started } = await startPaneLog(
+        ctx.tmux,
+        config,
+        ctx.workspace.socketPath,
+        ctx.workspace.instance,
+        pane,
+      );
       return { ...paneIds(pane), logged: true, started, log_path: logPath };
     },
   }),
