@@ -8,7 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
-import { loadConfig, type Profile, PROFILES } from "../src/config.ts";
+import { loadConfig, type Profile, PROFILES, TOOL_GROUPS } from "../src/config.ts";
 import { createServer } from "../src/mcp/server.ts";
 import type { App } from "../src/app.ts";
 
@@ -18,15 +18,16 @@ const encoder = new Tiktoken(o200k);
 export const countTokens = (text: string) => encoder.encode(text).length;
 
 export interface ProfileCost {
-  profile: Profile;
+  /** What --tools said: a profile or a comma list of groups. */
+  profile: string;
   tools: number;
   total: number;
   instructions: number;
   perTool: { name: string; tokens: number }[];
 }
 
-/** tools/list of a profile at the most permissive tier (every tool listed), through a real client. */
-export async function measureProfile(profile: Profile): Promise<ProfileCost> {
+/** tools/list of a `--tools` value at the most permissive tier (every tool listed), through a real client. */
+export async function measureProfile(profile: string): Promise<ProfileCost> {
   const config = loadConfig(["doctor", "--tools", profile, "--safety", "destructive", "--state-dir", "/tmp/tw-bench"]);
   const server = createServer({ config } as unknown as App); // tools/list never touches the rest
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -57,6 +58,11 @@ if (import.meta.main) {
     costs.push(cost);
     const budget = BUDGETS[profile];
     console.log(`| ${profile} | ${cost.tools} | ${cost.total} | ${budget} | ${cost.instructions} |`);
+  }
+  console.log("\n| group (--tools GROUP) | tools | tokens |\n|---|---|---|");
+  for (const group of TOOL_GROUPS) {
+    const cost = await measureProfile(group);
+    console.log(`| ${group} | ${cost.tools} | ${cost.total} |`);
   }
   console.log("\n| tool | tokens |\n|---|---|");
   for (const tool of costs[costs.length - 1].perTool) console.log(`| ${tool.name} | ${tool.tokens} |`);

@@ -51,14 +51,17 @@ export function registerTools(server: McpServer, app: App, tools: readonly ToolD
       allowed: tierAllows(config.safety, tool.tier),
     });
   }
-  const listed: Tool[] = [...table].filter(([, entry]) => entry.allowed).map(([name, { tool, schema }]) => ({
-    name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputJsonSchema(schema),
-    annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
-  }));
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  // Built on the first tools/list, not before initialize: JSON Schemas of 58 tools take ~10 ms.
+  let listed: Tool[] | null = null;
+  const list = () =>
+    listed ??= [...table].filter(([, entry]) => entry.allowed).map(([name, { tool, schema }]) => ({
+      name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputJsonSchema(schema),
+      annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
+    }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
