@@ -46,6 +46,7 @@ export function assertKillable(ctx: ToolContext, pane: PaneInfo, action: string)
     throw new ToolError(
       "PROTECTED_TARGET",
       `Cannot ${action} pane ${pane.paneId}: it keeps the workspace session alive`,
+      "Pick another pane with list_panes.",
     );
   }
   if (!ctx.workspace.isOwned(pane)) {

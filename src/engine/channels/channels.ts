@@ -55,7 +55,13 @@ export class Channels {
       };
       const onSignal = () => finish({ signaled: true, elapsedMs: elapsed() });
       const onAbort = () =>
-        finish(new ToolError("CANCELLED", `Wait on channel "${channel}" cancelled after ${elapsed()} ms`));
+        finish(
+          new ToolError(
+            "CANCELLED",
+            `Wait on channel "${channel}" cancelled after ${elapsed()} ms`,
+            "A signal sent meanwhile is kept for the next wait_for_channel.",
+          ),
+        );
       const timer = setTimeout(() => finish({ signaled: false, elapsedMs: elapsed() }), timeoutMs);
       if (abort.aborted) return onAbort();
       abort.addEventListener("abort", onAbort);

@@ -36,7 +36,11 @@ export const displayTools = [
     input: { text: z.string().max(100_000).optional(), clear: z.boolean().optional() },
     async handler(args, ctx) {
       if (args.text === undefined && !args.clear) {
-        throw new ToolError("INVALID_ARGUMENT", "Give text, clear: true, or both");
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "Nothing to show: give text, clear: true, or both",
+          "notify shows a short message in the status line instead.",
+        );
       }
       const pane = await ctx.app.display.write(args.text ?? "", args.clear ?? false);
       ctx.paneId = pane.paneId;

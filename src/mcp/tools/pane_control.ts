@@ -27,6 +27,7 @@ async function inputPane(ctx: ToolContext, ref: string, action: string): Promise
     throw new ToolError(
       "PROTECTED_TARGET",
       `Cannot ${action} pane ${pane.paneId}: it keeps the workspace session alive`,
+      "Pick another pane with list_panes.",
     );
   }
   return pane;

@@ -105,10 +105,18 @@ export const paneLayoutTools = [
     },
     async handler(args, ctx) {
       if ((args.width && args.dx) || (args.height && args.dy)) {
-        throw new ToolError("INVALID_ARGUMENT", "Give width or dx, height or dy: not both for one side");
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "Cannot resize: give width or dx, height or dy, not both for one side",
+          "get_pane_info shows the current size.",
+        );
       }
       if (Object.keys(args).length === 1) {
-        throw new ToolError("INVALID_ARGUMENT", "Nothing to resize: give width, height, dx, dy or zoom");
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "Nothing to resize: give width, height, dx, dy or zoom",
+          "get_pane_info shows the current size.",
+        );
       }
       const pane = await ctx.pane(args.pane_id);
       assertPaneChangeable(ctx, pane, "resize");

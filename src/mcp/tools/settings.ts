@@ -22,6 +22,7 @@ const targets = {
   pane_id: paneIdArg.optional(),
 };
 const scopeArg = z.enum(SCOPES).optional().describe("default: from the option name");
+const UNSET_HINT = 'For example {"name": "X", "value": "1"} or {"name": "X", "unset": true}.';
 const SET = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 
 interface Resolved {
@@ -38,7 +39,13 @@ async function resolveTarget(
   args: { session?: string; window?: string; pane_id?: string },
 ): Promise<Resolved> {
   const given = [args.session, args.window, args.pane_id].filter((v) => v !== undefined).length;
-  if (given > 1) throw new ToolError("INVALID_ARGUMENT", "Give at most one of session, window and pane_id");
+  if (given > 1) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      "Give at most one of session, window and pane_id",
+      "Pick the one whose option it is; none means the global value.",
+    );
+  }
   if (args.pane_id !== undefined) {
     const pane = await ctx.pane(args.pane_id);
     const owned = ctx.workspace.isOwned(pane) && !ctx.workspace.isHub(pane);
@@ -97,11 +104,17 @@ export const settingTools = [
     },
     async handler(args, ctx) {
       if ((args.value === undefined) === !args.unset) {
-        throw new ToolError("INVALID_ARGUMENT", "Give a value, or unset: true (not both)");
+        throw new ToolError("INVALID_ARGUMENT", "Give a value, or unset: true (not both)", UNSET_HINT);
       }
       const value = args.unset ? null : args.value!;
       const problem = await optionProblem(ctx.tmux, args.name, value);
-      if (problem) throw new ToolError("INVALID_ARGUMENT", `Cannot set option ${args.name}: ${problem}`);
+      if (problem) {
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          `Cannot set option ${args.name}: ${problem}`,
+          "This is refused at every tier; show_option and show_hooks read such settings.",
+        );
+      }
       const { target, ids, owned } = await resolveTarget(ctx, args);
       if (!owned || args.scope === "server") {
         ctx.requireTier(
@@ -148,10 +161,10 @@ export const settingTools = [
     },
     async handler(args, ctx) {
       if ((args.value === undefined) === !args.unset) {
-        throw new ToolError("INVALID_ARGUMENT", "Give a value, or unset: true (not both)");
+        throw new ToolError("INVALID_ARGUMENT", "Give a value, or unset: true (not both)", UNSET_HINT);
       }
       if (args.value?.includes("\0")) {
-        throw new ToolError("INVALID_ARGUMENT", "Invalid value: must not contain a NUL byte");
+        throw new ToolError("INVALID_ARGUMENT", "Invalid value: must not contain a NUL byte", UNSET_HINT);
       }
       const session = args.session === undefined ? null : await resolveSession(ctx.tmux, ctx.workspace, args.session);
       if (!session?.owned) {
