@@ -23,7 +23,8 @@ async function invariants(server: TestServer, workspace: RegExp) {
       .filter((s) => !workspace.test(s) && (s === "" || foreign.has(s))),
     // load_buffer makes buffers by design; only this server's generated names may appear.
     buffers: (await run("list-buffers", "-F", "#{buffer_name}")).split("\n").filter((b) => !OWN_BUFFER.test(b)),
-    globalOptions: await run("show-options", "-g"),
+    // set_option sets the probe option by design (tier destructive).
+    globalOptions: (await run("show-options", "-g")).split("\n").filter((l) => !l.startsWith("@tw_probe")),
     serverOptions: await run("show-options", "-s"),
     windowOptions: await run("show-options", "-w", "-g"),
     // set_environment sets the probe variable by design (tier destructive); nothing else may change.
@@ -52,6 +53,7 @@ Deno.test(`${HOSTILE.length} hostile strings in every string parameter of every 
   const user = await server.tmux("new-session", "-d", "-s", "user", "-x", "80", "-y", "20", "cat");
   assert.equal(user.code, 0, user.stderr);
   let target = (await server.call<{ pane_id: string }>("create_pane", { command: "cat", name: "target" })).pane_id;
+  const { buffer } = await server.call<{ buffer: string }>("load_buffer", { text: "probe" });
   const workspace = /^tmuxwright-\d+$/;
   const before = await invariants(server, workspace);
   const tools = (await server.client.listTools()).tools;
@@ -67,7 +69,21 @@ Deno.test(`${HOSTILE.length} hostile strings in every string parameter of every 
       if (dead.code !== 0 || dead.stdout.trim() === "1") {
         target = (await server.call<{ pane_id: string }>("create_pane", { command: "cat" })).pane_id;
       }
-      const base = baseArgs(schema, (name) => (PANE_ARGS.test(name) ? target : "tw_probe"));
+      // Valid values for the other required arguments, so each hostile value reaches the handler.
+      if ((await server.tmux("has-session", "-t", "=probe")).code !== 0) {
+        await server.call("create_session", { name: "probe", command: "cat" });
+      }
+      const window = (await server.tmux("display-message", "-p", "-t", target, "#{window_id}")).stdout.trim();
+      const valid: Record<string, string> = { window, session: "probe", buffer, layout: "tiled", format: "#{pane_id}" };
+      const base = baseArgs(
+        schema,
+        (name) =>
+          PANE_ARGS.test(name)
+            ? target
+            : name === "name" && /_option$/.test(tool.name)
+            ? "@tw_probe"
+            : valid[name] ?? "tw_probe",
+      );
       for (let i = 0; i < HOSTILE.length; i += BATCH) {
         const results = await Promise.all(
           HOSTILE.slice(i, i + BATCH).map(async (value) => {
