@@ -27,8 +27,13 @@ export const GROUP_INSTRUCTIONS = [
   "Every result carries the ids of what it concerns; errors name the tool to call next.",
 ].join("\n");
 
+/** Profile all adds the tmux primitives: one more line on their vocabulary. */
+export const ALL_INSTRUCTIONS = INSTRUCTIONS + "\n" +
+  "- tmux primitives: session = name or $N, window = @N or session:index; write_to_display leaves notes for the human.";
+
 function instructions(config: App["config"]): string {
   if (config.tools === "core") return CORE_INSTRUCTIONS;
+  if (config.tools === "all") return ALL_INSTRUCTIONS;
   return config.tools === null ? GROUP_INSTRUCTIONS : INSTRUCTIONS;
 }
 
