@@ -73,3 +73,11 @@ Deno.test("--tools takes a comma list of groups and profiles; each tool belongs 
     "send_keys",
   ]);
 });
+
+Deno.test("every tool belongs to a known group, and every group has tools", async () => {
+  const { ALL_TOOLS } = await import("../src/mcp/tools/mod.ts");
+  const { TOOL_GROUPS } = await import("../src/config.ts");
+  const groups = new Set(ALL_TOOLS.map((t) => t.group));
+  assert.deepEqual([...groups].sort(), [...TOOL_GROUPS].sort());
+  assert.equal(new Set(ALL_TOOLS.map((t) => t.name)).size, ALL_TOOLS.length, "tool names are unique");
+});
