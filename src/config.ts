@@ -26,6 +26,8 @@ export interface Config {
   audit: string | null;
   auditFull: string | null;
   auditPayloads: boolean;
+  /** Push trigger events as Claude Code channel notifications. */
+  channel: boolean;
   shell: string;
   pid: number;
   /** From TMUX / TMUX_PANE when the server itself runs inside tmux. */
@@ -79,6 +81,11 @@ export const FLAGS = {
     env: "TMUXWRIGHT_AUDIT_PAYLOADS",
     type: "boolean",
     help: "log payloads in clear instead of hashes",
+  },
+  channel: {
+    env: "TMUXWRIGHT_CHANNEL",
+    type: "boolean",
+    help: "push watch_pane and start_process events to Claude Code (notifications/claude/channel)",
   },
 } as const;
 
@@ -206,6 +213,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     audit: absolute("--audit", values.audit),
     auditFull: absolute("--audit-full", values["audit-full"]),
     auditPayloads: truthy(values["audit-payloads"]),
+    channel: truthy(values.channel),
     shell: envValue("SHELL") || "/bin/sh",
     pid,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),

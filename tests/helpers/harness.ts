@@ -1,4 +1,11 @@
+import type * as z from "zod";
 import { CallToolResultSchema, Client, StdioClientTransport } from "./sdk_client.ts";
+
+/** A notification schema as the SDK client takes it: an object with a literal `method`. */
+type NotificationSchema = z.ZodObject<{ method: z.ZodLiteral<string> }>;
+
+/** What a notification handler received, each with the client's clock when it arrived. */
+export type Heard<T> = (T & { at: number })[];
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -114,6 +121,18 @@ export class TestServer {
     );
     const first = result.content[0];
     return { text: first?.type === "text" ? first.text : "", isError: result.isError === true };
+  }
+
+  /**
+   * Records every notification of one kind from now on (the SDK client keeps one handler per
+   * method, so a later `listen` for the same method replaces this one).
+   */
+  listen<S extends NotificationSchema>(schema: S): Heard<z.infer<S>> {
+    const heard: Heard<z.infer<S>> = [];
+    this.client.setNotificationHandler(schema, (notification) => {
+      heard.push({ ...(notification as z.infer<S>), at: performance.now() });
+    });
+    return heard;
   }
 
   /** Runs tmux directly against the server's socket (for checks from the outside). */

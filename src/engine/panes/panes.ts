@@ -51,6 +51,8 @@ export interface PaneInfo {
   width: number;
   height: number;
   historySize: number;
+  /** The window's active pane (where a split or a keystroke from a person goes). */
+  active: boolean;
 }
 
 /** Pane names are stored URI-encoded in a pane option so any text survives tmux's line-based output. */
@@ -99,6 +101,7 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       width: Number(row.width),
       height: Number(row.height),
       historySize: Number(row.historySize),
+      active: row.active === "1",
     };
   });
 }

@@ -5,6 +5,7 @@ import { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../output/mod.ts";
+import type { ServerEvents } from "../events/mod.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -38,7 +39,7 @@ export class Workspace {
   #reaping: Promise<string[]> | null = null;
   #defaultPane: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly config: Readonly<Config>) {
+  constructor(private readonly config: Readonly<Config>, private readonly events: ServerEvents) {
     this.sessionName = `tmuxwright-${config.pid}`;
     this.tmux = new TmuxServer(config.socketArgs, () => this.#prepare());
   }
@@ -239,7 +240,7 @@ export class Workspace {
     // that client sees EOF and exits. (Deno cannot read /proc without --allow-all, so liveness is
     // judged from tmux's side.) Workspaces kept with --keep are marked and never reaped.
     await pruneLogs(this.config.stateDir, this.config.logRetentionDays)
-      .catch((error) => console.error("[tmuxwright] log retention failed:", error));
+      .catch((error) => this.events.log("error", "logs", `log retention failed: ${(error as Error).message}`));
     const base = this.config.socketArgs;
     const sessions = await tmuxOneShot([...base, "list-sessions", "-F", "#{session_name}\x1f#{@tmuxwright_kept}"]);
     if (sessions.code !== 0) return [];
@@ -255,6 +256,9 @@ export class Workspace {
       }
       const killed = await tmuxOneShot([...base, "kill-session", "-t", `=${name}`]);
       if (killed.code === 0) reaped.push(name);
+    }
+    if (reaped.length > 0) {
+      this.events.log("info", "workspace", `removed stale workspaces whose server is gone: ${reaped.join(", ")}`);
     }
     return reaped;
   }
