@@ -58,16 +58,18 @@ export function candidates(
   const prefix = typed.toLowerCase();
   const matching = (values: string[]) => [...new Set(values)].filter((v) => v.toLowerCase().startsWith(prefix));
   const byNumber = (a: string, b: string) => Number(a.slice(1)) - Number(b.slice(1));
+  const byName = (a: string, b: string) =>
+    a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
   switch (kind) {
     case "pane": {
       const panes = windows.flatMap((w) => w.panes);
-      const names = panes.flatMap((p) => (p.name === null ? [] : [p.name])).sort();
+      const names = panes.flatMap((p) => (p.name === null ? [] : [p.name])).sort(byName);
       return [...matching(names), ...matching(panes.map((p) => p.paneId)).sort(byNumber)];
     }
     case "session": {
       const visible = sessions.filter((s) => s.windows.some((w) => w.panes.some((p) => !app.workspace.isHub(p))));
       return [
-        ...matching(visible.map((s) => s.name).sort()),
+        ...matching(visible.map((s) => s.name).sort(byName)),
         ...matching(visible.map((s) => s.sessionId)).sort(byNumber),
       ];
     }

@@ -170,7 +170,11 @@ export async function tmuxAt(socket: string, ...args: string[]) {
 }
 
 /** Waits for a condition with a deadline (never a fixed sleep); returns the last value seen. */
-export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(
+  probe: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   let value = await probe();
   while (!ok(value)) {
