@@ -57,6 +57,7 @@ Deno.test("completion: live pane names and ids, sessions and windows, filtered b
   // Arguments that are not names complete to nothing; unknown references are errors.
   assert.deepEqual((await complete(server, prompt("run_and_wait"), "command", "ls")).values, []);
   await assert.rejects(complete(server, { type: "ref/resource", uri: "file:///etc" }, "x", ""), /Nothing to complete/);
+  await assert.rejects(complete(server, prompt("no_such_prompt"), "pane_id", ""), /no prompt "no_such_prompt"/);
 });
 
 Deno.test("completion: answers are bounded to 50 values, with the total", async () => {

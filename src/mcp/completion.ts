@@ -27,7 +27,10 @@ export function registerCompletion(server: McpServer, app: App, kindOf: KindOf):
         ? kindOf({ type: "prompt", name: ref.name }, argument.name)
         : kindOf({ type: "resource", uri: ref.uri }, argument.name);
       if (kind === undefined) {
-        throw new ProtocolError(ErrorCode.InvalidParams, `Nothing to complete: unknown ${ref.type} in the request`);
+        const what = ref.type === "ref/prompt"
+          ? `prompt ${JSON.stringify(ref.name)}`
+          : `resource ${JSON.stringify(ref.uri)}`;
+        throw new ProtocolError(ErrorCode.InvalidParams, `Nothing to complete: no ${what}`);
       }
       if (kind === null) return { completion: { values: [], total: 0, hasMore: false } };
       const values = candidates(await listTree(app.tmux), app, kind, argument.value, context?.arguments?.session);

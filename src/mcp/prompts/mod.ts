@@ -19,9 +19,13 @@ export const PROMPTS: readonly PromptDefinition[] = [
   debugWithPanes,
 ];
 
-/** What completes an argument of a prompt (live panes, sessions or windows), or null. */
-export function promptArgumentKind(prompt: string, argument: string): CompletionKind | null {
-  return PROMPTS.find((p) => p.name === prompt)?.args.find((a) => a.name === argument)?.complete ?? null;
+/**
+ * What completes an argument of a prompt (live panes, sessions or windows); null when the
+ * argument completes to nothing, undefined when there is no such prompt.
+ */
+export function promptArgumentKind(prompt: string, argument: string): CompletionKind | null | undefined {
+  const found = PROMPTS.find((p) => p.name === prompt);
+  return found ? found.args.find((a) => a.name === argument)?.complete ?? null : undefined;
 }
 
 /**
