@@ -9,6 +9,10 @@ export type Tier = typeof TIERS[number];
 
 export interface Config {
   command: "serve" | "attach" | "doctor" | "help" | "version";
+  /** `attach WORKSPACE`: a pid or a workspace session name; null for the newest live one. */
+  attachTarget: string | null;
+  /** `attach --list`: list the workspaces instead of attaching. */
+  attachList: boolean;
   tools: Profile;
   toolPrefix: string;
   safety: Tier;
@@ -138,7 +142,12 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { ...options, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "V" } },
+      options: {
+        ...options,
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "V" },
+        list: { type: "boolean" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -152,12 +161,21 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   }
 
   const positional = parsed.positionals[0] ?? "serve";
-  if (parsed.positionals.length > 1) throw new ConfigError(`Unexpected argument "${parsed.positionals[1]}"`);
+  const maxPositionals = positional === "attach" ? 2 : 1;
+  if (parsed.positionals.length > maxPositionals) {
+    throw new ConfigError(`Unexpected argument "${parsed.positionals[maxPositionals]}"`);
+  }
   const command = parsed.values.help
     ? "help"
     : parsed.values.version
     ? "version"
     : oneOf("command", positional, ["serve", "attach", "doctor"] as const);
+  const attachTarget = command === "attach" ? parsed.positionals[1] ?? null : null;
+  if (attachTarget !== null && !/^(tmuxwright-)?\d{1,10}(-\d{1,3})?$/.test(attachTarget)) {
+    throw new ConfigError(`Invalid workspace "${attachTarget}": give a server pid or a name like tmuxwright-1234`);
+  }
+  const attachList = parsed.values.list === true;
+  if (attachList && command !== "attach") throw new ConfigError("--list goes with attach: tmuxwright attach --list");
 
   const socket = values.socket as string | undefined;
   const socketPath = values["socket-path"] as string | undefined;
@@ -218,6 +236,8 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
 
   const config: Config = {
     command,
+    attachTarget,
+    attachList,
     tools: oneOf("--tools", (values.tools as string | undefined) ?? "agent", PROFILES),
     toolPrefix: validPrefix((values["tool-prefix"] as string | undefined) ?? ""),
     safety: oneOf("--safety", (values.safety as string | undefined) ?? "mutating", TIERS),
@@ -307,7 +327,9 @@ export function helpText(): string {
     "usage: tmuxwright [serve] [flags]   serve MCP over stdio (default); with --http [HOST:]PORT over HTTP",
     "       tmuxwright bridge [flags]    the tmux bridge v1 for browser add-ins (env: HOST, PORT, TMUX_BRIDGE_*;",
     "                                    flags: --https, --http, --tls-cert, --tls-key, --allow-remote; see docs/http.md)",
-    "       tmuxwright attach [flags]    attach this terminal to the agent's workspace to watch it live",
+    "       tmuxwright attach [WORKSPACE] [flags]",
+    "                                    watch an agent's workspace live (read-only): the newest live one,",
+    "                                    or WORKSPACE (a server pid or tmuxwright-<pid>); --list lists them",
     "       tmuxwright doctor [flags]    check tmux, socket and state directory; print client config",
     "",
     "flags (every flag has an environment variable; flags win):",

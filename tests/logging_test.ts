@@ -45,15 +45,17 @@ Deno.test("logging: refused calls and tmux reconnects at the client's level, not
   assert.match(server.stderr.join(""), /\[tmuxwright\] warning: safety: refused create_pane: TIER_DENIED/);
 });
 
-Deno.test("logging: stale workspaces removed at start are logged", async () => {
-  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
-  const stale = await new Deno.Command("tmux", {
-    args: ["-S", `${dir}/s`, "-f", "/dev/null", "new-session", "-d", "-s", "tmuxwright-999999", "sleep 600"],
-    env: { TMUX: "", TMUX_PANE: "" },
-  }).output();
-  assert.equal(stale.code, 0);
-  await using server = await TestServer.start({ dir });
+Deno.test("logging: workspaces of crashed servers removed at start are logged", async () => {
+  const crashed = await TestServer.start();
+  await crashed.call("create_pane", {});
+  const stale = `tmuxwright-${crashed.pid}`;
+  Deno.kill(crashed.pid, "SIGKILL"); // no chance to clean up
+  await crashed.close(false);
+  assert.equal((await crashed.tmux("has-session", "-t", `=${stale}`)).code, 0);
+
+  await using server = await TestServer.start({ dir: crashed.dir });
+  await server.call("list_panes"); // the first use reaps too
   await until(() => server.stderr.join(""), (text) => /info: workspace: removed stale workspaces/.test(text));
-  assert.match(server.stderr.join(""), /removed stale workspaces whose server is gone: tmuxwright-999999/);
-  assert.notEqual((await server.tmux("has-session", "-t", "=tmuxwright-999999")).code, 0);
+  assert.match(server.stderr.join(""), new RegExp(`removed stale workspaces whose server is gone: ${stale}`));
+  assert.notEqual((await server.tmux("has-session", "-t", `=${stale}`)).code, 0);
 });

@@ -66,7 +66,9 @@ export function candidates(
   switch (kind) {
     case "pane": {
       const panes = windows.flatMap((w) => w.panes);
-      const names = panes.flatMap((p) => (p.name === null ? [] : [p.name])).sort(byName);
+      // Names belong to the workspace that gave them: only this server's can be resolved.
+      const own = panes.filter((p) => p.instance === app.workspace.instance);
+      const names = own.flatMap((p) => (p.name === null ? [] : [p.name])).sort(byName);
       return [...matching(names), ...matching(panes.map((p) => p.paneId)).sort(byNumber)];
     }
     case "session": {

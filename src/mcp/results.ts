@@ -14,6 +14,7 @@ export function isCaller(app: App, pane: PaneInfo): boolean {
 
 /** One pane as list_panes and the pane resources show it. */
 export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
+  const other = app.workspace.otherWorkspace(pane);
   return {
     ...paneIds(pane),
     title: pane.title,
@@ -24,6 +25,7 @@ export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
     cwd: pane.cwd,
     size: `${pane.width}x${pane.height}`,
     owned: app.workspace.isOwned(pane),
+    ...(other === null ? {} : { workspace_of: other }),
     ...(isCaller(app, pane) ? { is_caller: true } : {}),
   };
 }

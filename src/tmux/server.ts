@@ -1,5 +1,6 @@
 import { ControlClient, type ControlHandlers } from "./control.ts";
 import { tmuxOneShotChecked } from "./oneshot.ts";
+import { SessionGuard } from "./session_guard.ts";
 
 /** What happened to the connection, for the server's log: (re)connects, losses, slow commands. */
 export type TmuxStatus =
@@ -27,6 +28,8 @@ export class TmuxServer {
     readonly socketArgs: readonly string[],
     /** Makes sure the session to attach to exists; returns its name. */
     private readonly prepare: () => Promise<string>,
+    /** Keeps session creation and removal apart from control clients attaching (a tmux 3.3a crash). */
+    readonly sessionGuard: SessionGuard = new SessionGuard(null),
   ) {}
 
   /** Runs one command on the control connection. */
@@ -89,7 +92,7 @@ export class TmuxServer {
         if (attached && !this.#stopping) this.#status({ kind: "lost", reason });
       },
     };
-    this.#client = await ControlClient.connect(this.socketArgs, session, handlers);
+    this.#client = await this.sessionGuard.run(() => ControlClient.connect(this.socketArgs, session, handlers));
     attached = true;
     this.#status({ kind: "connected", reconnect: this.#connections++ > 0 });
     return this.#client;

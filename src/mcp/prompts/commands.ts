@@ -25,7 +25,7 @@ export const runAndWait: PromptDefinition = {
   ],
   available: (t) => t.has("execute_command") || t.has("create_pane", "send_keys", "capture_pane"),
   async render(a, { app, tools: t }) {
-    const pane = a.pane_id === undefined ? null : await resolvePane(app.tmux, a.pane_id);
+    const pane = a.pane_id === undefined ? null : await resolvePane(app.tmux, a.pane_id, app.workspace.instance);
     const target = a.pane_id ?? "run";
     const plan = t.has("execute_command")
       ? steps([
@@ -68,7 +68,7 @@ export const interruptGracefully: PromptDefinition = {
   ],
   available: (t) => t.has("stop_process") || t.has("send_keys", "capture_pane"),
   async render(a, { app, tools: t }) {
-    const pane = await resolvePane(app.tmux, a.pane_id!);
+    const pane = await resolvePane(app.tmux, a.pane_id!, app.workspace.instance);
     const grace = number(a.grace_ms) ?? 5000;
     const stop = (signal: string) => t.call("stop_process", { pane_id: pane.paneId, signal, timeout_ms: grace });
     const plan = t.has("stop_process")

@@ -28,7 +28,7 @@ export const diagnoseFailingPane: PromptDefinition = {
   ],
   available: (t) => t.has("capture_pane") || t.has("read_logs"),
   async render(a, { app, tools: t }) {
-    const pane = a.pane_id === undefined ? null : await resolvePane(app.tmux, a.pane_id);
+    const pane = a.pane_id === undefined ? null : await resolvePane(app.tmux, a.pane_id, app.workspace.instance);
     const ref = pane?.paneId ?? "<the failing pane>";
     const logged = pane === null || pane.logPath !== null;
     const plan = steps([

@@ -2,7 +2,7 @@ import type { App } from "../../app.ts";
 import type { ReadResourceResult, Resource } from "../sdk.ts";
 import { paneSummary } from "../results.ts";
 import { capturePane, listPanes, listTree, type PaneInfo, resolvePane } from "../../engine/panes/mod.ts";
-import { readTail, resolveLog } from "../../engine/logs/mod.ts";
+import { type LogScope, readTail, resolveLog } from "../../engine/logs/mod.ts";
 import { paneUri, parseUri, SESSIONS_URI } from "./uris.ts";
 
 /** What a content resource holds: the last lines of output, as capture_pane reads them. */
@@ -13,6 +13,15 @@ export const LOG_LINES = 500;
 const JSON_TYPE = "application/json";
 const TEXT_TYPE = "text/plain";
 
+/** Where a pane's log is looked up: this server's state directory, tmux socket and workspace. */
+export function logScope(app: App): LogScope {
+  return {
+    stateDir: app.config.stateDir,
+    socketPath: () => app.workspace.socketPath,
+    instance: app.workspace.instance,
+  };
+}
+
 /** `resources/read`: the sessions tree, one pane's facts, its recent output, or its log's tail. */
 export async function readResource(app: App, uri: string): Promise<ReadResourceResult> {
   const target = parseUri(uri);
@@ -21,15 +30,15 @@ export async function readResource(app: App, uri: string): Promise<ReadResourceR
     case "sessions":
       return one(JSON_TYPE, JSON.stringify(await sessionsDocument(app)));
     case "pane": {
-      const pane = await resolvePane(app.tmux, target.ref);
+      const pane = await resolvePane(app.tmux, target.ref, app.workspace.instance);
       return one(JSON_TYPE, JSON.stringify(paneDocument(app, pane)));
     }
     case "content": {
-      const pane = await resolvePane(app.tmux, target.ref);
+      const pane = await resolvePane(app.tmux, target.ref, app.workspace.instance);
       return one(TEXT_TYPE, (await capturePane(app.tmux, pane, { lines: CONTENT_LINES })).text);
     }
     case "log": {
-      const log = await resolveLog(app.tmux, app.config.stateDir, () => app.workspace.socketPath, target.ref);
+      const log = await resolveLog(app.tmux, logScope(app), target.ref);
       return one(TEXT_TYPE, (await readTail(log.logPath, LOG_LINES, true)).lines.join("\n"));
     }
   }

@@ -5,6 +5,7 @@ import { resolveLog } from "../../engine/logs/mod.ts";
 import type { OutputSubscription } from "../../engine/output/mod.ts";
 import { parseUri } from "./uris.ts";
 import { Throttle } from "./throttle.ts";
+import { logScope } from "./read.ts";
 
 /** Updates per pane are sent at most this often: a quiet pane's first output is reported at once. */
 export const UPDATE_INTERVAL_MS = 50;
@@ -51,8 +52,8 @@ export class Subscriptions {
       );
     }
     const pane = target.kind === "content"
-      ? await resolvePane(this.app.tmux, target.ref)
-      : (await resolveLog(this.app.tmux, this.app.config.stateDir, () => this.app.workspace.socketPath, target.ref))
+      ? await resolvePane(this.app.tmux, target.ref, this.app.workspace.instance)
+      : (await resolveLog(this.app.tmux, logScope(this.app), target.ref))
         .pane;
     if (this.#uris.has(uri) || this.#closed) return; // subscribed meanwhile, or the client left
     if (pane === null) return void this.#uris.set(uri, null);

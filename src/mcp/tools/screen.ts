@@ -25,7 +25,7 @@ export const screenTools = [
       ansi: z.boolean().optional().describe("keep colour escapes"),
     },
     async handler(args, ctx) {
-      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, {
+      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, ctx.workspace.instance, {
         lines: args.lines,
         start: args.start,
         end: args.end,
