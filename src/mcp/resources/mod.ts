@@ -10,7 +10,7 @@ import {
   UnsubscribeRequestSchema,
 } from "../sdk.ts";
 import { answering } from "../protocol_errors.ts";
-import { listResources, readResource } from "./read.ts";
+import { CONTENT_LINES, listResources, LOG_LINES, readResource } from "./read.ts";
 import { Subscriptions } from "./subscriptions.ts";
 import { CONTENT_TEMPLATE, LOG_TEMPLATE, PANE_TEMPLATE } from "./uris.ts";
 
@@ -29,14 +29,15 @@ const TEMPLATES: ResourceTemplateEntry[] = [
     uriTemplate: CONTENT_TEMPLATE,
     name: "pane-content",
     title: "Pane output",
-    description: "the last 200 lines of output as text; subscribe for notifications/resources/updated on new output",
+    description: `the last ${CONTENT_LINES} lines of output as text; subscribe for notifications/resources/updated`,
     mimeType: "text/plain",
   },
   {
     uriTemplate: LOG_TEMPLATE,
     name: "pane-log",
     title: "Pane log",
-    description: "the last 500 lines of a logged pane's durable log (also after the pane is gone); subscribable",
+    description:
+      `the last ${LOG_LINES} lines of a logged pane's durable log (also after the pane is gone); subscribable`,
     mimeType: "text/plain",
   },
 ];

@@ -89,10 +89,6 @@ export class Subscriptions {
     for (const [uri, target] of this.#uris) if (target === "sessions") this.send(uri);
   }
 
-  get size(): number {
-    return this.#uris.size;
-  }
-
   close(): void {
     this.#closed = true;
     for (const feed of this.#feeds.values()) release(feed);
