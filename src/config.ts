@@ -67,6 +67,8 @@ export interface Config {
   audit: string | null;
   auditFull: string | null;
   auditPayloads: boolean;
+  /** Push trigger events as Claude Code channel notifications. */
+  channel: boolean;
   shell: string;
   pid: number;
   /** `--http [HOST:]PORT`: MCP over Streamable HTTP plus the tmux bridge instead of stdio. */
@@ -144,6 +146,11 @@ export const FLAGS = {
     env: "TMUXWRIGHT_AUDIT_PAYLOADS",
     type: "boolean",
     help: "log payloads in clear instead of hashes",
+  },
+  channel: {
+    env: "TMUXWRIGHT_CHANNEL",
+    type: "boolean",
+    help: "push watch_pane and start_process events to Claude Code (notifications/claude/channel)",
   },
 } as const;
 
@@ -289,6 +296,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     audit: absolute("--audit", values.audit),
     auditFull: absolute("--audit-full", values["audit-full"]),
     auditPayloads: truthy(values["audit-payloads"]),
+    channel: truthy(values.channel),
     http: parseListen(values.http as string | undefined),
     allowRemote: truthy(values["allow-remote"]),
     tls: tlsFiles(absolute("--tls-cert", values["tls-cert"]), absolute("--tls-key", values["tls-key"])),

@@ -7,7 +7,7 @@ export function paneIds(pane: PaneInfo): Record<string, unknown> {
   return { pane_id: pane.paneId, window_id: pane.windowId, session_id: pane.sessionId, name: pane.name };
 }
 
-/** What list_panes says of each pane. */
+/** One pane as list_panes and the pane resources show it. */
 export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
   const other = app.workspace.otherWorkspace(pane);
   return {

@@ -61,7 +61,7 @@ export interface PaneInfo {
   width: number;
   height: number;
   historySize: number;
-  /** The active pane of its window. */
+  /** The window's active pane (where a split or a keystroke from a person goes). */
   active: boolean;
   /** In copy mode (or another tmux mode). */
   inMode: boolean;

@@ -7,6 +7,7 @@ import { ToolError } from "../errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { openWorkspaceSession } from "./workspace_session.ts";
 import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../output/mod.ts";
+import type { ServerEvents } from "../events/mod.ts";
 import {
   newInstanceId,
   OwnerLock,
@@ -60,7 +61,7 @@ export class Workspace {
   #reaping: Promise<string[]> | null = null;
   #defaultPane: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly config: Readonly<Config>) {
+  constructor(private readonly config: Readonly<Config>, private readonly events: ServerEvents) {
     this.instance = newInstanceId(config.pid);
     this.#sessionName = `tmuxwright-${config.pid}`;
     const guard = new SessionGuard(sessionGuardPath(config.stateDir));
@@ -258,9 +259,12 @@ export class Workspace {
   async #reapStale(): Promise<string[]> {
     const { stateDir, logRetentionDays } = this.config;
     await pruneLogs(stateDir, logRetentionDays)
-      .catch((error) => console.error("[tmuxwright] log retention failed:", error));
+      .catch((error) => this.events.log("error", "logs", `log retention failed: ${(error as Error).message}`));
     const reaped = await reapDeadWorkspaces(this.config.socketArgs, stateDir, this.instance, this.tmux.sessionGuard);
     await pruneDeadLocks(stateDir, logRetentionDays);
+    if (reaped.length > 0) {
+      this.events.log("info", "workspace", `removed stale workspaces whose server is gone: ${reaped.join(", ")}`);
+    }
     return reaped;
   }
 
