@@ -37,8 +37,8 @@ export async function resolveLog(tmux: TmuxServer, scope: LogScope, ref: string)
     if (stopped) return { logPath: stopped.path, pane, entry: stopped };
     missing = new ToolError(
       "INVALID_ARGUMENT",
-      `Pane ${pane.paneId} has no log: only panes created by tmuxwright, or logged with pipe_pane, are`,
-      "Use capture_pane to read this pane's screen and scrollback, or pipe_pane to log it from now on.",
+      `Pane ${pane.paneId} has no log: only panes created by tmuxwright are logged (others after pipe_pane)`,
+      "Use capture_pane to read this pane's screen and scrollback; pipe_pane (profile all) logs it from now on.",
     );
     // A name reused by a pane without a log may still name a killed logged pane.
     if (ref === pane.paneId) throw missing;
