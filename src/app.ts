@@ -1,5 +1,7 @@
 import type { Config } from "./config.ts";
-import { AuditLog } from "./audit/audit.ts";
+import { AuditLog, AuditOpenError } from "./audit/audit.ts";
+import { ConfigError } from "./config.ts";
+import { prepareDirectories, reason } from "./state_dir.ts";
 import type { TmuxServer } from "./tmux/server.ts";
 import { Paster, Workspace } from "./engine/panes/mod.ts";
 import { logDir, PaneOutput } from "./engine/output/mod.ts";
@@ -34,9 +36,14 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Builds the app from a validated configuration. Nothing talks to tmux until the first call. */
+/**
+ * Builds the app from a validated configuration. Nothing talks to tmux until the first call; the
+ * state directory and the audit files exist before anything else uses them. A path that cannot be
+ * used is a ConfigError (one line, naming the path, the reason and the flag).
+ */
 export async function createApp(config: Readonly<Config>): Promise<App> {
-  const audit = await AuditLog.open({ file: config.audit, fullDir: config.auditFull, payloads: config.auditPayloads });
+  await prepareDirectories(config);
+  const audit = await openAudit(config);
   const workspace = new Workspace(config);
   const tmux = workspace.tmux;
   const output = new PaneOutput(tmux, logDir(config.stateDir));
@@ -61,4 +68,16 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
       }
     },
   };
+}
+
+async function openAudit(config: Readonly<Config>): Promise<AuditLog> {
+  try {
+    return await AuditLog.open({ file: config.audit, fullDir: config.auditFull, payloads: config.auditPayloads });
+  } catch (error) {
+    if (!(error instanceof AuditOpenError)) throw error;
+    const what = error.flag === "--audit" ? "open the audit file" : "create the --audit-full directory";
+    throw new ConfigError(
+      `Cannot ${what} "${error.path}": ${reason(error.cause)}; choose another path with ${error.flag}`,
+    );
+  }
 }

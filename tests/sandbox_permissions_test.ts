@@ -47,9 +47,60 @@ Deno.test("the start task grants tmux, the state directory and the server's vari
   }
 });
 
+Deno.test("the start task grants exactly the state directory in use, whichever variable chose it", async () => {
+  const home = "/tmp/tmuxwright-test-home";
+  const homeState = `${home}/.local/state/tmuxwright`;
+  const cases: [Record<string, string>, string][] = [
+    [{}, homeState], // XDG_STATE_HOME unset: $HOME/.local/state/tmuxwright, never /tmuxwright
+    [{ XDG_STATE_HOME: "" }, homeState],
+    [{ XDG_STATE_HOME: "/tmp/tw-xdg" }, "/tmp/tw-xdg/tmuxwright"],
+    [{ XDG_STATE_HOME: "/tmp/tw-xdg", TMUXWRIGHT_STATE_DIR: "/tmp/tw-chosen" }, "/tmp/tw-chosen"],
+  ];
+  const candidates = [homeState, "/tmuxwright", "/", "/tmp/tw-xdg/tmuxwright", "/tmp/tw-chosen", home];
+  for (const [vars, expected] of cases) {
+    const env = cleanEnv(vars);
+    if (!("XDG_STATE_HOME" in vars)) delete env.XDG_STATE_HOME;
+    const out = await new Deno.Command("deno", {
+      args: ["run", ...startPermissions(env), `${ROOT}scripts/sandbox_probe.ts`, expected, ...candidates],
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const { paths } = JSON.parse(new TextDecoder().decode(out.stdout));
+    const want = Object.fromEntries(candidates.map((p) => [p, p === expected ? "read+write" : "none"]));
+    assert.deepEqual(paths, want, JSON.stringify(vars));
+  }
+});
+
+Deno.test("deno task start serves from the state directory the task granted, with or without XDG_STATE_HOME", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    for (const xdg of [null, `${dir}/xdg`]) {
+      const home = `${dir}/home-${xdg === null ? "plain" : "xdg"}`;
+      await Deno.mkdir(home);
+      const env = cleanEnv({ HOME: home, ...(xdg === null ? {} : { XDG_STATE_HOME: xdg }) });
+      if (xdg === null) delete env.XDG_STATE_HOME;
+      const out = await new Deno.Command("deno", {
+        args: ["task", "-q", "--config", `${ROOT}deno.json`, "start", "--socket-path", `${dir}/s`],
+        env,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      const used = xdg === null ? `${home}/.local/state/tmuxwright` : `${xdg}/tmuxwright`;
+      assert.ok((await Deno.stat(used)).isDirectory, used);
+      if (xdg !== null) await assert.rejects(Deno.stat(`${home}/.local`), Deno.errors.NotFound);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("the start and compile tasks share the run and env grants; start uses no blanket grant", () => {
   const flags = (task: string) => task.split(/\s+/).filter((w) => w.startsWith("--allow-"));
-  const start = flags(TASKS.start);
+  const start = startPermissions().filter((w) => w.startsWith("--allow-"));
   const compile = flags(TASKS.compile);
   assert.ok(start.includes("--allow-run=tmux") && compile.includes("--allow-run=tmux"));
   assert.deepEqual(start.find((f) => f.startsWith("--allow-env=")), compile.find((f) => f.startsWith("--allow-env=")));
@@ -65,7 +116,7 @@ Deno.test("the start and compile tasks share the run and env grants; start uses 
 });
 
 Deno.test("every environment variable the server reads is in the --allow-env list", async () => {
-  const allowed = TASKS.start.match(/--allow-env=(\S+)/)[1].split(",");
+  const allowed = startPermissions().find((f) => f.startsWith("--allow-env="))!.slice(12).split(",");
   const permitted = (name: string) =>
     allowed.some((a: string) => (a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : a === name));
   const read = new Set<string>();

@@ -3,19 +3,27 @@ import { CallToolResultSchema, Client, StdioClientTransport } from "./sdk_client
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
- * The exact permission flags of `deno task start`, so tests run the server as users do: `$VAR`
- * expanded from `env` as the task shell does, and `extraPaths` (a test's temp dir, where its
- * state directory and audit files live) added to the read and write grants.
+ * The exact permission flags of `deno task start`, so tests run the server as users do. The task
+ * is `sh -c 'SCRIPT' tmuxwright`: SCRIPT picks the state directory with shell parameter expansion
+ * and ends in `exec deno run FLAGS main.ts "$@"`. The same SCRIPT runs here with `exec deno run`
+ * replaced by printf, so the flags are expanded by the real shell from `env`. `extraPaths` (a
+ * test's temp dir, where its state directory and audit files live) are added to the read and
+ * write grants.
  */
 export function startPermissions(env: Record<string, string> = cleanEnv(), extraPaths: string[] = []): string[] {
   const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
-  const words: string[] = config.tasks.start.split(/\s+/);
-  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts")).map((word) => {
-    const expanded = word.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, name) => env[name] ?? "");
-    return /^--allow-(read|write)=/.test(expanded) && extraPaths.length > 0
-      ? `${expanded},${extraPaths.join(",")}`
-      : expanded;
-  });
+  const script = /^sh -c '([^']*)' tmuxwright$/.exec(config.tasks.start)?.[1];
+  if (!script?.includes("exec deno run ")) throw new Error("the start task is not sh -c '... exec deno run ...'");
+  const out = new Deno.Command("sh", {
+    args: ["-c", script.replace("exec deno run ", "printf '%s\\n' "), "tmuxwright"],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+  }).outputSync();
+  const words = new TextDecoder().decode(out.stdout).split("\n");
+  return words.slice(0, words.indexOf("main.ts")).map((word) =>
+    /^--allow-(read|write)=/.test(word) && extraPaths.length > 0 ? `${word},${extraPaths.join(",")}` : word
+  );
 }
 
 export interface ServerOptions {

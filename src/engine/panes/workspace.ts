@@ -239,7 +239,7 @@ export class Workspace {
     // that client sees EOF and exits. (Deno cannot read /proc without --allow-all, so liveness is
     // judged from tmux's side.) Workspaces kept with --keep are marked and never reaped.
     await pruneLogs(this.config.stateDir, this.config.logRetentionDays)
-      .catch((error) => console.error("[tmuxwright] log retention failed:", error));
+      .catch((error) => console.error(`[tmuxwright] log retention failed: ${(error as Error).message}`));
     const base = this.config.socketArgs;
     const sessions = await tmuxOneShot([...base, "list-sessions", "-F", "#{session_name}\x1f#{@tmuxwright_kept}"]);
     if (sessions.code !== 0) return [];
