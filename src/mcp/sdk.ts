@@ -8,6 +8,8 @@ export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 export {
   CallToolRequestSchema,
   type CallToolResult,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
   ListToolsRequestSchema,
   type ServerNotification,
   type ServerRequest,
@@ -15,3 +17,5 @@ export {
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/protocol"
 export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
+export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
