@@ -5,7 +5,7 @@ import { prepareDirectories, reason } from "./state_dir.ts";
 import type { TmuxServer } from "./tmux/server.ts";
 import { Paster, Workspace } from "./engine/panes/mod.ts";
 import { logDir, PaneOutput } from "./engine/output/mod.ts";
-import { Executor, ProcessManager } from "./engine/exec/mod.ts";
+import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
 
@@ -27,6 +27,8 @@ export interface App {
   readonly executor: Executor;
   /** Long-running processes: started, awaited until ready, stopped with proof. */
   readonly processes: ProcessManager;
+  /** The command each pane was last started for (exec types them; watch_pane's `exit` waits on them). */
+  readonly jobs: JobTable;
   /** Multi-line input pasted through a buffer namespaced to this server. */
   readonly paster: Paster;
   /** Renders screens as HTML/SVG; loads the terminal emulator on first use. */
@@ -56,6 +58,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     proc: new ProcReader(tmux, config.stateDir),
     executor,
     processes: new ProcessManager(workspace, executor),
+    jobs: executor.jobs,
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),
     audit,

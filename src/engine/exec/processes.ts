@@ -4,12 +4,15 @@ import { type Executor, type Typed, wakeOn } from "./executor.ts";
 import { waitForPrompt } from "./prompt.ts";
 import { lastLines, LineMatcher } from "./process_lines.ts";
 import { deliverSignal, type Signal } from "./signals.ts";
-import { foreground, shellKind } from "./shell.ts";
+import { deadPaneStatus, foreground, type ForegroundState, shellKind } from "./shell.ts";
+import type { TmuxServer } from "../../tmux/server.ts";
 
 export { SIGNALS } from "./signals.ts";
 export type { Signal };
 
 const PROCESS_KEEP_BYTES = 256 * 1024;
+/** How long a running command may show the shell in the foreground between two of its programs. */
+const SHELL_GAP_MS = 250;
 const LAST_LINES = 20;
 
 export interface StartResult {
@@ -32,9 +35,6 @@ export interface StopResult {
 
 /** Long-running processes typed into owned shells: started, awaited until ready, stopped with proof. */
 export class ProcessManager {
-  /** The last process started in each pane, followed until it exits or is stopped. */
-  readonly #running = new Map<string, Typed>();
-
   constructor(private readonly workspace: Workspace, readonly executor: Executor) {}
 
   async start(
@@ -63,9 +63,6 @@ export class ProcessManager {
     } finally {
       release();
     }
-    this.#running.get(pane.paneId)?.close();
-    this.#running.set(pane.paneId, typed);
-    this.#closeOnExit(pane.paneId, typed);
     const started = performance.now();
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };
 
@@ -98,7 +95,7 @@ export class ProcessManager {
         return {
           pane,
           outcome: "exited",
-          exitCode: (await foreground(this.workspace.tmux, pane.paneId)).deadStatus,
+          exitCode: await deadPaneStatus(this.workspace.tmux, pane.paneId),
           lastLines: scanner.startEnd === null
             ? []
             : lastLines(collector, scanner.startEnd, typed.received, LAST_LINES),
@@ -123,7 +120,8 @@ export class ProcessManager {
 
   async stop(pane: PaneInfo, signal: Signal, timeoutMs: number, abort?: AbortSignal): Promise<StopResult> {
     const started = performance.now();
-    const typed = this.#running.get(pane.paneId) ?? null;
+    const job = this.executor.jobs.current(pane.paneId);
+    const typed = job?.typed ?? null;
     const elapsed = () => Math.round(performance.now() - started);
     const tail = (upTo?: number) =>
       typed?.scanner.startEnd != null
@@ -132,10 +130,10 @@ export class ProcessManager {
     if (pane.dead || pane.pid === null) {
       return { wasRunning: false, stopped: true, exitCode: pane.exitCode, lastLines: tail(), elapsedMs: elapsed() };
     }
-    const before = await foreground(this.workspace.tmux, pane.paneId);
     const atShell = (command: string) => shellKind(command) !== null && (typed === null || command === typed.shellName);
+    const before = await foregroundOf(this.workspace.tmux, pane.paneId, typed, atShell);
     if (before.dead || atShell(before.command)) {
-      const exitCode = typed?.scanner.end?.status ?? null;
+      const exitCode = job?.exit?.code ?? null;
       return {
         wasRunning: false,
         stopped: true,
@@ -159,7 +157,8 @@ export class ProcessManager {
       }
       const state = await foreground(this.workspace.tmux, pane.paneId);
       if (state.dead) {
-        return { wasRunning: true, stopped: true, exitCode: state.deadStatus, lastLines: tail(), elapsedMs: elapsed() };
+        const exitCode = await deadPaneStatus(this.workspace.tmux, pane.paneId);
+        return { wasRunning: true, stopped: true, exitCode, lastLines: tail(), elapsedMs: elapsed() };
       }
       // Back at the shell: the same program as when the command was typed (`sh -c` in a dash pane is not).
       const kind = shellKind(state.command);
@@ -168,9 +167,14 @@ export class ProcessManager {
         if (typed) await wakeOn(typed.changed(), 100); // an end marker printed just before the prompt
         if (typed?.scanner.end) continue;
         const cut = typed?.received;
-        const exitCode = await this.executor.probeStatus(pane, kind);
+        // Event driven: the whole remaining budget costs nothing when the answer is quick.
+        const probed = await this.executor.probeStatus(pane, kind, Math.max(1000, deadline - performance.now()));
+        // The shell printed the probe's answer after everything before it: an end marker that was
+        // only late (a loaded machine) has arrived by now, and `$?` would be the marker's printf.
+        if (typed?.scanner.end) continue;
+        job?.record(probed);
         const lines = typed ? lastLines(typed.collector, typed.scanner.startEnd ?? 0, cut!, LAST_LINES, true) : [];
-        return { wasRunning: true, stopped: true, exitCode, lastLines: lines, elapsedMs: elapsed() };
+        return { wasRunning: true, stopped: true, exitCode: probed, lastLines: lines, elapsedMs: elapsed() };
       }
       if (performance.now() >= deadline || abort?.aborted) {
         const stillRunning = { command: state.command };
@@ -186,14 +190,25 @@ export class ProcessManager {
       await wakeOn(typed?.changed() ?? new Promise(() => {}), 10, abort);
     }
   }
+}
 
-  /** Stops following a process's output once it has exited (keeping what it printed for stop_process). */
-  async #closeOnExit(paneId: string, typed: Typed): Promise<void> {
-    while (!typed.scanner.end && this.#running.get(paneId) === typed) {
-      await wakeOn(typed.changed(), 1000);
-      if ((await foreground(this.workspace.tmux, paneId).catch(() => ({ dead: true }))).dead) break;
-    }
-    typed.close();
+/**
+ * tmux's view of the pane's foreground. A command that has begun and not ended can show the
+ * shell for a moment (the shell runs builtins between two programs of a list, or has not forked
+ * the next one yet): the shell seen then is looked at again for up to SHELL_GAP_MS.
+ */
+async function foregroundOf(
+  tmux: TmuxServer,
+  paneId: string,
+  typed: Typed | null,
+  atShell: (command: string) => boolean,
+): Promise<ForegroundState> {
+  const deadline = performance.now() + SHELL_GAP_MS;
+  for (;;) {
+    const state = await foreground(tmux, paneId);
+    const running = typed !== null && typed.scanner.startEnd !== null && typed.scanner.end === null;
+    if (state.dead || !atShell(state.command) || !running || performance.now() >= deadline) return state;
+    await wakeOn(typed.changed(), 10);
   }
 }
 

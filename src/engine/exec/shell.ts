@@ -50,3 +50,19 @@ export async function foreground(tmux: TmuxServer, paneId: string): Promise<Fore
     drawn: x !== "0" || y !== "0" || (history ?? "0") !== "0",
   };
 }
+
+/**
+ * The exit status of a dead pane. tmux 3.3a can mark a pane dead before it has reaped the process
+ * (the status is then empty); a no-op job makes it reap every exited child, so ask again a few
+ * times within `withinMs`. Null if it never comes.
+ */
+export async function deadPaneStatus(tmux: TmuxServer, paneId: string, withinMs = 500): Promise<number | null> {
+  const deadline = performance.now() + withinMs;
+  for (;;) {
+    const state = await foreground(tmux, paneId).catch(() => null);
+    if (state === null || !state.dead || state.deadStatus !== null) return state?.deadStatus ?? null;
+    if (performance.now() >= deadline) return null;
+    await tmux.oneShot("run-shell", ":").catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -143,6 +143,8 @@ export const watchTools = [
         ...paneIds(pane),
         trigger: result.trigger,
         fired: result.trigger !== "timeout",
+        ...(result.already ? { already: true } : {}),
+        ...(result.exitCode !== undefined ? { exit_code: result.exitCode } : {}),
         ...(result.line !== undefined ? { line: result.line } : {}),
         elapsed_ms: result.elapsedMs,
         ...(limit.clamped ? { timeout_ms: limit.timeoutMs } : {}),
