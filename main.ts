@@ -1,10 +1,15 @@
 import { ConfigError, helpText, loadConfig } from "./src/config.ts";
 import { serveStdio } from "./src/transports/stdio.ts";
+import { HttpStartError, serveHttpMode } from "./src/transports/http.ts";
+import { runBridge } from "./src/transports/bridge.ts";
+import { HttpConfigError } from "./src/http/mod.ts";
 import { attach } from "./src/cli/attach.ts";
 import { doctor } from "./src/cli/doctor.ts";
 import { VERSION } from "./src/version.ts";
 
 async function main(argv: string[]): Promise<number | null> {
+  // The bridge reads the old bridge's environment and flags (its --http is a switch, not a port).
+  if (argv[0] === "bridge") return await runBridge(argv.slice(1));
   const config = loadConfig(argv);
   switch (config.command) {
     case "help":
@@ -18,6 +23,10 @@ async function main(argv: string[]): Promise<number | null> {
     case "doctor":
       return await doctor(config);
     case "serve":
+      if (config.http) {
+        await serveHttpMode(config);
+        return null; // serves until SIGINT/SIGTERM
+      }
       await serveStdio(config);
       return null; // keeps running until stdin closes or a signal arrives
   }
@@ -29,11 +38,10 @@ if (import.meta.main) {
     if (code !== null) Deno.exit(code);
   } catch (error) {
     // A start-up failure is one line naming the problem and the fix, never a stack trace.
-    const message = error instanceof ConfigError
+    const known = error instanceof ConfigError || error instanceof HttpConfigError || error instanceof HttpStartError;
+    const message = known
       ? error.message
-      : `Cannot start: ${
-        error instanceof Error ? error.message : String(error)
-      }; run tmuxwright doctor to check the set-up`;
+      : `Cannot start: ${(error as Error)?.message ?? String(error)}; run tmuxwright doctor to check the set-up`;
     console.error(`tmuxwright: ${message.replaceAll("\n", " ")}`);
     Deno.exit(2);
   }

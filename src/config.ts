@@ -28,6 +28,10 @@ export interface Config {
   auditPayloads: boolean;
   shell: string;
   pid: number;
+  /** `--http [HOST:]PORT`: MCP over Streamable HTTP plus the tmux bridge instead of stdio. */
+  http: { hostname: string; port: number } | null;
+  allowRemote: boolean;
+  tls: { certFile: string; keyFile: string } | null;
   /** From TMUX / TMUX_PANE when the server itself runs inside tmux. */
   caller: { socketPath: string; serverPid: number; sessionId: string; paneId: string | null } | null;
 }
@@ -73,6 +77,22 @@ export const FLAGS = {
     type: "string",
     help: "days a log is kept after its last write (default 7)",
   },
+  http: {
+    env: "TMUXWRIGHT_HTTP",
+    type: "string",
+    help: "serve MCP at /mcp and the tmux bridge at /v1/tmux on [HOST:]PORT instead of stdio",
+  },
+  "allow-remote": {
+    env: "TMUXWRIGHT_ALLOW_REMOTE",
+    type: "boolean",
+    help: "with --http: accept non-loopback clients (needs TMUX_BRIDGE_TOKEN)",
+  },
+  "tls-cert": {
+    env: "TMUXWRIGHT_TLS_CERT",
+    type: "string",
+    help: "with --http: serve HTTPS with this PEM certificate",
+  },
+  "tls-key": { env: "TMUXWRIGHT_TLS_KEY", type: "string", help: "with --http: the certificate's PEM private key" },
   audit: { env: "TMUX_DEBUG_AUDIT", type: "string", help: "append one JSON line per tool call to FILE" },
   "audit-full": { env: "TMUX_DEBUG_AUDIT_FULL", type: "string", help: "also write every capture to DIR" },
   "audit-payloads": {
@@ -207,6 +227,9 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     audit: absolute("--audit", values.audit),
     auditFull: absolute("--audit-full", values["audit-full"]),
     auditPayloads: truthy(values["audit-payloads"]),
+    http: parseListen(values.http as string | undefined),
+    allowRemote: truthy(values["allow-remote"]),
+    tls: tlsFiles(absolute("--tls-cert", values["tls-cert"]), absolute("--tls-key", values["tls-key"])),
     shell: envValue("SHELL") || "/bin/sh",
     pid,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
@@ -224,6 +247,22 @@ function writtenPaths(config: Readonly<Config>): ConfiguredPath[] {
     ...(config.audit ? [{ flag: "--audit", path: config.audit, read: false }] : []),
     ...(config.auditFull ? [{ flag: "--audit-full", path: config.auditFull, read: false }] : []),
   ];
+}
+
+/** `--http` value: `PORT`, `HOST:PORT` or `[V6]:PORT`; the host defaults to 127.0.0.1. */
+export function parseListen(value: string | undefined): Config["http"] {
+  if (value === undefined || value === "") return null;
+  const match = /^(?:(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) {
+    throw new ConfigError(`Invalid --http "${value}": expected [HOST:]PORT, e.g. 8765 or 127.0.0.1:8765`);
+  }
+  return { hostname: match[1]?.replace(/^\[|\]$/g, "") ?? "127.0.0.1", port };
+}
+
+function tlsFiles(certFile: string | null, keyFile: string | null): Config["tls"] {
+  if ((certFile === null) !== (keyFile === null)) throw new ConfigError("Give both --tls-cert and --tls-key");
+  return certFile && keyFile ? { certFile, keyFile } : null;
 }
 
 /** "65536", "64K", "64M", "1G" (binary units) → bytes; null when malformed. */
@@ -258,7 +297,9 @@ export function helpText(): string {
   const lines = [
     "tmuxwright: an MCP server that gives AI agents tmux",
     "",
-    "usage: tmuxwright [serve] [flags]   serve MCP over stdio (default)",
+    "usage: tmuxwright [serve] [flags]   serve MCP over stdio (default); with --http [HOST:]PORT over HTTP",
+    "       tmuxwright bridge [flags]    the tmux bridge v1 for browser add-ins (env: HOST, PORT, TMUX_BRIDGE_*;",
+    "                                    flags: --https, --http, --tls-cert, --tls-key, --allow-remote; see docs/http.md)",
     "       tmuxwright attach [flags]    attach this terminal to the agent's workspace to watch it live",
     "       tmuxwright doctor [flags]    check tmux, socket and state directory; print client config",
     "",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cleanEnv, startPermissions, TestServer, until } from "./helpers/harness.ts";
+import { cleanEnv, startPermissions, taskPermissions, TestServer, until } from "./helpers/harness.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const TASKS = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks;
@@ -39,7 +39,9 @@ Deno.test("the start task grants tmux, the state directory and the server's vari
       env_tmuxwright: "allowed",
       env_path: "NotCapable",
       env_all: "NotCapable",
-      net: "NotCapable",
+      listen_loopback: "allowed",
+      listen_any: "NotCapable",
+      net_other_host: "NotCapable",
       ffi: "NotCapable",
     });
   } finally {
@@ -109,9 +111,11 @@ Deno.test("the start and compile tasks share the run and env grants; start uses 
   ) {
     assert.ok(!start.includes(blanket), `start grants ${blanket}`);
   }
-  assert.ok(
-    !start.some((f) => f.startsWith("--allow-net") || f.startsWith("--allow-ffi") || f.startsWith("--allow-sys")),
-  );
+  assert.ok(!start.some((f) => f.startsWith("--allow-ffi") || f.startsWith("--allow-sys")));
+  // Networking: loopback addresses only, for --http and the bridge.
+  const net = "--allow-net=127.0.0.1,[::1],localhost";
+  assert.deepEqual(start.filter((f) => f.startsWith("--allow-net")), [net]);
+  assert.deepEqual(compile.filter((f) => f.startsWith("--allow-net")), [net]);
   assert.match(TASKS.compile, /-o dist\/tmuxwright main\.ts$/);
 });
 
@@ -171,4 +175,50 @@ Deno.test("the sandboxed server works: cwd checks need no read access outside th
     (await server.call<{ panes: { pane_id: string; cwd: string }[] }>("list_panes")).panes
       .find((p) => p.pane_id === pane.pane_id)?.cwd;
   await until(cwd, (dir) => dir === "/etc");
+});
+
+Deno.test("the bridge task is the start task plus its socket directory and the bridge command", () => {
+  for (const user of ["alice", ""]) {
+    const env = cleanEnv({ USER: user });
+    const start = taskPermissions("start", env).flags;
+    const bridge = taskPermissions("bridge", env);
+    // The socket directory the bridge uses: /tmp/tmuxwright-bridge-$USER, "user" when USER is unset or empty.
+    const socketDir = `/tmp/tmuxwright-bridge-${user || "user"}`;
+    for (const flag of bridge.flags) {
+      if (/^--allow-(read|write)=/.test(flag)) {
+        assert.equal(flag, `${start.find((f) => f.startsWith(flag.slice(0, flag.indexOf("=") + 1)))},${socketDir}`);
+      } else {
+        assert.ok(start.includes(flag), `bridge adds ${flag}`);
+      }
+    }
+    assert.equal(bridge.flags.length, start.length);
+    assert.deepEqual(bridge.args, ["bridge"]);
+  }
+});
+
+Deno.test("every variable the bridge reads is in the --allow-env list", async () => {
+  const allowed = taskPermissions("bridge").flags.find((f) => f.startsWith("--allow-env="))!.slice(12).split(",");
+  const permitted = (name: string) =>
+    allowed.some((a: string) => (a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : a === name));
+  const text = await Deno.readTextFile(`${ROOT}src/transports/bridge.ts`);
+  const names = [...text.slice(text.indexOf("ENV_NAMES")).matchAll(/^\s+"([A-Z0-9_]+)",$/gm)].map((m) => m[1]);
+  assert.ok(names.includes("TMUX_BRIDGE_TOKEN") && names.includes("PORT"), names.join());
+  assert.deepEqual(names.filter((name) => !permitted(name)), []);
+});
+
+Deno.test("the start task's --http binds loopback; another address is refused naming the deno flag", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    const args = ["--state-dir", `${dir}/state`, "--socket-path", `${dir}/s`];
+    const remote = await runWithStartFlags(dir, "main.ts", [...args, "--http", "0.0.0.0:0", "--allow-remote"], {
+      TMUX_BRIDGE_TOKEN: "t",
+    });
+    assert.equal(remote.code, 2, remote.stderr);
+    assert.match(remote.stderr, /Cannot listen on 0\.0\.0\.0:0: .*--allow-net=0\.0\.0\.0:0/);
+    const noRemote = await runWithStartFlags(dir, "main.ts", [...args, "--http", "0.0.0.0:0"]);
+    assert.equal(noRemote.code, 2, noRemote.stderr);
+    assert.match(noRemote.stderr, /Cannot listen on "0\.0\.0\.0": only loopback addresses/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

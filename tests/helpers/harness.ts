@@ -11,19 +11,30 @@ const ROOT = new URL("../../", import.meta.url).pathname;
  * write grants.
  */
 export function startPermissions(env: Record<string, string> = cleanEnv(), extraPaths: string[] = []): string[] {
+  return taskPermissions("start", env, extraPaths).flags;
+}
+
+/** A `sh -c '... exec deno run FLAGS main.ts ARGS "$@"' tmuxwright` task's flags and arguments, expanded by sh. */
+export function taskPermissions(
+  task: string,
+  env: Record<string, string> = cleanEnv(),
+  extraPaths: string[] = [],
+): { flags: string[]; args: string[] } {
   const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
-  const script = /^sh -c '([^']*)' tmuxwright$/.exec(config.tasks.start)?.[1];
-  if (!script?.includes("exec deno run ")) throw new Error("the start task is not sh -c '... exec deno run ...'");
-  const out = new Deno.Command("sh", {
+  const script = /^sh -c '([^']*)' tmuxwright$/.exec(config.tasks[task])?.[1];
+  if (!script?.includes("exec deno run ")) throw new Error(`the ${task} task is not sh -c '... exec deno run ...'`);
+  const out = new Deno.Command("/bin/sh", {
     args: ["-c", script.replace("exec deno run ", "printf '%s\\n' "), "tmuxwright"],
     env,
     clearEnv: true,
     stdout: "piped",
   }).outputSync();
-  const words = new TextDecoder().decode(out.stdout).split("\n");
-  return words.slice(0, words.indexOf("main.ts")).map((word) =>
+  const words = new TextDecoder().decode(out.stdout).split("\n").slice(0, -1);
+  const main = words.indexOf("main.ts");
+  const flags = words.slice(0, main).map((word) =>
     /^--allow-(read|write)=/.test(word) && extraPaths.length > 0 ? `${word},${extraPaths.join(",")}` : word
   );
+  return { flags, args: words.slice(main + 1) };
 }
 
 export interface ServerOptions {

@@ -35,8 +35,11 @@ export async function waitForPrompt(
     const kind = shellKind(state.command);
     const late = performance.now() >= deadline;
     if (kind && (state.drawn || late)) return { kind, name: state.command };
+    // An owned pane's start-up gate (`tmux wait-for`) can still hold the terminal for a moment after
+    // create_pane returned: that pane is starting, not busy.
+    const starting = fresh || (state.command === "tmux" && !state.drawn);
     // A program that is not a shell is busy at once, except in a pane just created (its start-up files run).
-    if (!kind && (state.drawn || late || !fresh)) {
+    if (!kind && (state.drawn || late || !starting)) {
       throw new ToolError(
         "PANE_BUSY",
         `Cannot ${action} pane ${pane.paneId}: it is running ${JSON.stringify(state.command)}, ` +
