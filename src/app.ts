@@ -8,6 +8,7 @@ import { logDir, PaneOutput } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
+import { PatternCompiler } from "./patterns/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -34,6 +35,8 @@ export interface App {
   /** Renders screens as HTML/SVG; loads the terminal emulator on first use. */
   readonly screens: ScreenRenderer;
   readonly audit: AuditLog;
+  /** Compiles every pattern a caller supplies, matched in linear time (loads its engine on first use). */
+  readonly patterns: PatternCompiler;
   /** Removes the workspace (unless --keep) and releases every resource; bounded in time by the caller. */
   close(): Promise<void>;
 }
@@ -62,6 +65,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),
     audit,
+    patterns: new PatternCompiler(),
     async close() {
       try {
         await workspace.shutdown();

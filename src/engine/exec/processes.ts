@@ -2,7 +2,7 @@ import type { Workspace } from "../panes/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { type Executor, type Typed, wakeOn } from "./executor.ts";
 import { waitForPrompt } from "./prompt.ts";
-import { lastLines, LineMatcher } from "./process_lines.ts";
+import { lastLines, LineMatcher, type LineTest } from "./process_lines.ts";
 import { deliverSignal, type Signal } from "./signals.ts";
 import { deadPaneStatus, foreground, type ForegroundState, shellKind } from "./shell.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
@@ -42,7 +42,7 @@ export class ProcessManager {
     options: {
       pane?: PaneInfo;
       name?: string;
-      ready?: RegExp;
+      ready?: LineTest;
       timeoutMs: number;
       signal?: AbortSignal;
       onProgress?: (elapsedMs: number) => void;

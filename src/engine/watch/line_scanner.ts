@@ -124,18 +124,3 @@ function boundPartial(partial: string): string {
   const cut = cr > partial.length - MAX_PARTIAL ? partial.slice(cr) : partial.slice(-MAX_PARTIAL);
   return cut;
 }
-
-/** A line matcher from a tool's `pattern` + `regex` arguments; throws RangeError on a bad regex. */
-export function lineMatcher(pattern: string, regex: boolean): (line: string) => string | null {
-  if (!regex) return (line) => (line.includes(pattern) ? pattern : null);
-  const re = compileRegex(pattern);
-  return (line) => re.exec(line)?.[0] ?? null;
-}
-
-export function compileRegex(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new RangeError(`Invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}`);
-  }
-}

@@ -10,9 +10,8 @@ export {
   type WaitDeps,
   waitForOutput,
 } from "./wait_output.ts";
-export { compileRegex, lineMatcher } from "./line_scanner.ts";
 export { MAX_WAIT_MS, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
-export { DEFAULT_TRIGGERS, parseTriggers, type Trigger } from "./triggers.ts";
+export { type CompilePattern, DEFAULT_TRIGGERS, type LineTest, parseTriggers, type Trigger } from "./triggers.ts";
 export { watchPane, type WatchResult } from "./watch.ts";
 export { captureSince, decodeCursor, type SinceResult } from "./cursor.ts";
 export { type ReplDeps, type ReplTurn, runInRepl } from "./repl.ts";

@@ -2,6 +2,7 @@ import type { PaneInfo } from "../panes/mod.ts";
 import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 import type { Paster } from "../panes/mod.ts";
+import type { LineTest } from "./triggers.ts";
 
 /** What a REPL turn needs: the wait dependencies and the guarded paste for multi-line input. */
 export interface ReplDeps extends WaitDeps {
@@ -25,7 +26,7 @@ export async function runInRepl(
   deps: ReplDeps,
   pane: PaneInfo,
   input: string,
-  prompt: RegExp,
+  prompt: LineTest,
   options: WaitOptions,
 ): Promise<ReplTurn> {
   const sent = input.endsWith("\n") ? input.slice(0, -1) : input;

@@ -29,8 +29,8 @@ export interface BridgeRequest {
 }
 
 export interface ParseDeps {
-  /** Compiles `wait_for`; throws on an invalid pattern. */
-  compilePattern(source: string): WaitPattern;
+  /** Compiles `wait_for`; rejects on an invalid pattern. */
+  compilePattern(source: string): WaitPattern | Promise<WaitPattern>;
   /** What is at `path`: a directory, something else, or nothing (or nothing we may see). */
   statPath(path: string): Promise<"directory" | "other" | "missing">;
 }
@@ -108,11 +108,11 @@ async function directory(value: string | undefined, deps: ParseDeps): Promise<st
   return value;
 }
 
-function pattern(value: string | undefined, deps: ParseDeps): WaitPattern | undefined {
+async function pattern(value: string | undefined, deps: ParseDeps): Promise<WaitPattern | undefined> {
   if (value === undefined) return undefined;
   if (value.length > LIMITS.waitFor) throw bad(`wait_for is too long (max ${LIMITS.waitFor} characters).`);
   try {
-    return deps.compilePattern(value);
+    return await deps.compilePattern(value);
   } catch {
     throw bad("wait_for must be a valid regular expression.");
   }
@@ -131,7 +131,7 @@ export async function parseBridgeRequest(body: unknown, deps: ParseDeps): Promis
     keys: keyTokens(body.keys),
     enter: optional(body, "enter", "boolean"),
     lines: integer(body, "lines", LIMITS.lines) ?? LIMITS.lines.default,
-    waitFor: pattern(trimmed(body, "wait_for"), deps),
+    waitFor: await pattern(trimmed(body, "wait_for"), deps),
     timeoutMs: integer(body, "timeout_ms", LIMITS.timeoutMs) ?? LIMITS.timeoutMs.default,
     waitMs: integer(body, "wait_ms", LIMITS.waitMs) ?? LIMITS.waitMs.default,
     joinWrapped: optional(body, "join_wrapped", "boolean") ?? false,

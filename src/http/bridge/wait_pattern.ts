@@ -1,12 +1,13 @@
 import type { WaitPattern } from "./backend.ts";
+import { compilePattern } from "../../patterns/mod.ts";
 
 /**
- * TEMPORARY: compiles `wait_for` with JavaScript's RegExp (flag `m`, as the bridge contract's
- * clients expect: `^`/`$` match at line ends). RegExp backtracks, so a hostile pattern such as
- * `(a+)+$` can take exponential time; this is replaced by the linear-time engine of
- * `src/patterns/` when that lands. Until then the text it runs on is bounded by `lines`.
+ * Compiles `wait_for` with the linear-time engine of `src/patterns/` (a backtracking RegExp let a
+ * pattern such as `(a+)+$` stall the server). As the bridge contract's clients expect of a
+ * multi-line capture, `^` and `$` match at every line's ends: the capture matches when one of
+ * its lines does. Rejects with a PatternError (a RangeError) when the engine cannot compile it.
  */
-export function compileWaitFor(source: string): WaitPattern {
-  const re = new RegExp(source, "m");
-  return { source, test: (text) => re.test(text) };
+export async function compileWaitFor(source: string): Promise<WaitPattern> {
+  const pattern = await compilePattern(source, { what: "wait_for" });
+  return { source, test: (text) => pattern.firstMatchingLine(text) !== null };
 }

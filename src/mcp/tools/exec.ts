@@ -29,18 +29,6 @@ function progress(ctx: ToolContext, totalMs: number) {
   return (elapsedMs: number) => void ctx.progress(Math.round(elapsedMs), totalMs, "running");
 }
 
-function compileReady(pattern: string | undefined): RegExp | undefined {
-  if (pattern === undefined) return undefined;
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new ToolError(
-      "INVALID_ARGUMENT",
-      `Invalid ready regex ${JSON.stringify(pattern)}: ${(error as Error).message}`,
-    );
-  }
-}
-
 const timeoutArg = z.number().int().min(1).max(86_400_000);
 const RUN = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
@@ -97,7 +85,7 @@ export const execTools = [
       command: commandArg,
       name: nameArg.optional(),
       pane_id: paneIdArg.optional(),
-      ready: z.string().min(1).max(1000).optional().describe("regex for the ready line"),
+      ready: z.string().min(1).max(1000).optional().describe("regex for the ready line (RE2 syntax)"),
       timeout_ms: timeoutArg.optional(),
     },
     async handler(args, ctx) {
@@ -106,7 +94,9 @@ export const execTools = [
       if (args.name !== undefined && args.pane_id !== undefined) {
         throw new ToolError("INVALID_ARGUMENT", "Give name (for a new pane) or pane_id (an existing one), not both");
       }
-      const ready = compileReady(args.ready);
+      const ready = args.ready === undefined
+        ? undefined
+        : await ctx.app.patterns.compile(args.ready, { what: "ready regex" });
       const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
       const given = args.pane_id === undefined ? undefined : await ctx.pane(args.pane_id);
       const result = await ctx.app.processes.start(args.command, {

@@ -99,7 +99,7 @@ export const logTools = [
     annotations: READ_ONLY,
     input: {
       pattern: z.string().min(1).max(512),
-      regex: z.boolean().optional(),
+      regex: z.boolean().optional().describe("pattern is a regex (RE2 syntax)"),
       session: z.string().min(1).max(200).optional().describe("session name or $id"),
       scrollback: z.number().int().min(0).max(100_000).optional().describe("history lines, default 0"),
       limit: z.number().int().min(1).max(200).optional().describe("panes per page, default 20"),
@@ -110,9 +110,9 @@ export const logTools = [
       if (args.session !== undefined) {
         panes = panes.filter((p) => p.sessionName === args.session || p.sessionId === args.session);
       }
+      const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
       const { results, timedOut } = await searchPanes(ctx.tmux, panes, {
-        pattern: args.pattern,
-        regex: args.regex ?? false,
+        pattern,
         scrollback: args.scrollback ?? 0,
         perPane: 20,
       });

@@ -7,10 +7,8 @@ import { ToolError } from "../../engine/errors.ts";
 import {
   atShellPrompt,
   captureSince,
-  compileRegex,
   decodeCursor,
   DEFAULT_TRIGGERS,
-  lineMatcher,
   MAX_WAIT_MS,
   type PaneProcess,
   paneProcess,
@@ -21,6 +19,7 @@ import {
   watchPane,
 } from "../../engine/watch/mod.ts";
 import { checkNoNul, deadError } from "../checks.ts";
+import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -70,12 +69,13 @@ export const watchTools = [
     input: {
       pane_id: paneIdArg,
       pattern: z.string().min(1).max(10_000),
-      regex: z.boolean().optional().describe("pattern is a JavaScript regex"),
+      regex: z.boolean().optional().describe(`pattern is a regex: ${PATTERN_SYNTAX_HELP}`),
       timeout_ms: timeoutArg.describe("default 30000"),
       since: z.enum(["now", "screen"]).optional(),
     },
     async handler(args, ctx) {
-      const matcher = lineMatcher(args.pattern, args.regex ?? false);
+      const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
+      const matcher = (line: string) => pattern.match(line);
       const pane = await ctx.pane(args.pane_id);
       const limit = timeout(args.timeout_ms, 30_000);
       const { end, lastLines } = await waitForOutput(ctx.app, pane, matcher, {
@@ -116,7 +116,7 @@ export const watchTools = [
     name: "watch_pane",
     title: "Watch pane",
     description: "Wait for the first of several triggers: exit, shell (back at prompt), input (process reads the " +
-      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX. Returns the trigger, new output, pane state.",
+      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX (RE2). Returns the trigger, new output, pane state.",
     profile: "agent",
     tier: "readonly",
     annotations: WAITING,
@@ -128,7 +128,10 @@ export const watchTools = [
       timeout_ms: timeoutArg.describe("default 60000"),
     },
     async handler(args, ctx) {
-      const triggers = parseTriggers(args.triggers ?? DEFAULT_TRIGGERS);
+      const triggers = await parseTriggers(
+        args.triggers ?? DEFAULT_TRIGGERS,
+        (source, options) => ctx.app.patterns.compile(source, options),
+      );
       const pane = await ctx.pane(args.pane_id);
       const limit = timeout(args.timeout_ms, 60_000);
       const result = await watchPane(ctx.app, pane, triggers, {
@@ -191,7 +194,7 @@ export const watchTools = [
     name: "run_in_repl",
     title: "Run in REPL",
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
-      "(regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole; end a Python block with an empty line.",
+      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole; end a Python block with an empty line.",
     profile: "agent",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -202,7 +205,7 @@ export const watchTools = [
       timeout_ms: timeoutArg.describe("default 30000"),
     },
     async handler(args, ctx) {
-      const prompt = compileRegex(args.prompt);
+      const prompt = await ctx.app.patterns.compile(args.prompt, { what: "prompt regex" });
       checkNoNul(args.input, "input");
       const pane = await ctx.pane(args.pane_id);
       if (pane.dead) throw deadError(pane, "send input to");
