@@ -54,6 +54,8 @@ export class LineScanner {
         continue;
       }
       const line = render(raw);
+      // Drawn and then erased (node's REPL preview, a cleared progress line): nothing a person sees.
+      if (line === "" && stripVTControlCharacters(raw).trim() !== "") continue;
       done.push(line);
       this.#tail.push(line);
       this.#tailChars += line.length + 1;

@@ -194,7 +194,8 @@ export const watchTools = [
     name: "run_in_repl",
     title: "Run in REPL",
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
-      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole; end a Python block with an empty line.",
+      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole, an open block ended with the empty line it needs; " +
+      "waiting_for_more: the REPL still wants input.",
     profile: "agent",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -216,10 +217,17 @@ export const watchTools = [
         onProgress: progress(ctx, "waiting for the prompt"),
       });
       cancelled(turn.end);
+      const more = turn.end.kind === "done" && turn.end.value === "more";
       return {
         ...paneIds(pane),
         output: turn.output,
-        prompt_seen: turn.end.kind === "done",
+        prompt_seen: turn.end.kind === "done" && !more,
+        ...(more
+          ? {
+            waiting_for_more: true,
+            hint: "The REPL shows its continuation prompt: send the rest of the input, or send_keys C-c to drop it.",
+          }
+          : {}),
         ...(turn.end.kind === "timeout" ? { timed_out: true } : {}),
         elapsed_ms: turn.end.elapsedMs,
       };
