@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
-import { paneIds } from "../results.ts";
+import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import type { ToolContext } from "../context.ts";
 import { ToolError } from "../../engine/errors.ts";
 import {
@@ -73,6 +73,18 @@ export const watchTools = [
       timeout_ms: timeoutArg.describe("default 30000"),
       since: z.enum(["now", "screen"]).optional(),
     },
+    result: {
+      ...RESULT_PANE_IDS,
+      matched: "a line matched",
+      line: "the line that matched",
+      match: "the matched text",
+      from: "output (new output) or screen (since: screen)",
+      timed_out: "no match within the timeout (matched false)",
+      last_lines: "on a timeout: the last 20 non-blank lines shown",
+      elapsed_ms: "time until the match or the timeout",
+      timeout_ms: "the timeout used, when the request was clamped",
+    },
+    errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile" },
     async handler(args, ctx) {
       const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
       const matcher = (line: string) => pattern.match(line);
@@ -106,6 +118,18 @@ export const watchTools = [
     tier: "readonly",
     annotations: READ_ONLY,
     input: { pane_id: paneIdArg },
+    result: {
+      ...RESULT_PANE_IDS,
+      alive: "the pane's process runs",
+      exit_code: "dead panes: the exit status",
+      pid: "the pane's process id",
+      foreground_pid: "the terminal's foreground process",
+      foreground_command: "its name",
+      foreground_cmdline: "its command line",
+      at_shell_prompt: "a shell waits at its prompt",
+      waiting_for_input: "true/false: the foreground process reads the terminal; null: the OS cannot tell",
+      reason: "how waiting_for_input was decided",
+    },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
       return { ...paneIds(pane), ...stateResult(await paneProcess(ctx.app.proc, pane)) };
@@ -127,6 +151,20 @@ export const watchTools = [
       ),
       timeout_ms: timeoutArg.describe("default 60000"),
     },
+    result: {
+      ...RESULT_PANE_IDS,
+      trigger: "the trigger that fired, or timeout",
+      fired: "a trigger fired",
+      already: "exit, shell or input: the state already held when the call began",
+      exit_code: "with exit: the status of the process the pane was started for (null: not reported)",
+      line: "pattern or error: the line that fired",
+      elapsed_ms: "time until it fired",
+      timeout_ms: "the timeout used, when the request was clamped",
+      output: "new output since the call began (last 200 lines / 16,000 characters)",
+      output_truncated: "older output lines were dropped",
+      state: "the pane state at the end (as pane_state; pane_gone when the pane no longer exists)",
+    },
+    errors: { INVALID_ARGUMENT: "a trigger is malformed or its pattern cannot be compiled" },
     async handler(args, ctx) {
       const triggers = await parseTriggers(
         args.triggers ?? DEFAULT_TRIGGERS,
@@ -170,6 +208,19 @@ export const watchTools = [
       pane_id: paneIdArg.optional(),
       cursor: z.string().min(1).max(2_000).optional(),
     },
+    result: {
+      ...RESULT_PANE_IDS,
+      text: "first read: the visible screen; later reads: complete lines written since the cursor",
+      pending: "the unfinished last line (a prompt); it comes again, complete, next time",
+      cursor: "pass it to the next call",
+      lines_missed: "history was trimmed or cleared: text is the visible screen",
+      truncated: "more than 512 KiB since the cursor: the last part is returned",
+      first: "this was a first read (with pane_id)",
+    },
+    errors: {
+      INVALID_ARGUMENT: "neither or both of pane_id and cursor, a malformed cursor, or the pane was respawned",
+      PANE_DEAD: "the cursor's pane has exited (capture_pane still reads it)",
+    },
     async handler(args, ctx) {
       if ((args.pane_id === undefined) === (args.cursor === undefined)) {
         throw new ToolError("INVALID_ARGUMENT", "Give either pane_id (first read) or cursor (later reads)");
@@ -204,6 +255,19 @@ export const watchTools = [
       input: z.string().min(1).max(100_000),
       prompt: z.string().min(1).max(1_000),
       timeout_ms: timeoutArg.describe("default 30000"),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      output: "the output of the input, without its echo and the next prompt",
+      prompt_seen: "the prompt came back",
+      waiting_for_more: "the REPL shows its continuation prompt: it wants the rest of the input",
+      hint: "with waiting_for_more: what to do next",
+      timed_out: "no prompt within the timeout",
+      elapsed_ms: "time until the prompt",
+    },
+    errors: {
+      INVALID_ARGUMENT: "`prompt` is not a pattern the engine can compile",
+      PANE_DEAD: "the pane's process has exited",
     },
     async handler(args, ctx) {
       const prompt = await ctx.app.patterns.compile(args.prompt, { what: "prompt regex" });
