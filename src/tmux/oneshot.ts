@@ -7,6 +7,13 @@ export interface OneShotResult {
 }
 
 /**
+ * Every tmux client this server starts says it takes UTF-8 (`-u`). MCP clients often start the
+ * server with a few variables only (no LANG): a tmux client in the C locale gets control
+ * characters (our \x1f field separator) and non-ASCII text as "_".
+ */
+export const UTF8_CLIENT = "-u";
+
+/**
  * Runs one tmux process with an argument vector (never a shell). Used before a session exists,
  * for shutdown, and for anything that must not block the shared control connection.
  */
@@ -14,7 +21,7 @@ export async function tmuxOneShot(args: readonly string[], stdin?: Uint8Array): 
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("tmux", {
-      args: [...args],
+      args: [UTF8_CLIENT, ...args],
       stdin: stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",

@@ -44,6 +44,8 @@ export interface ServerOptions {
   dir?: string;
   /** Run this script (e.g. the single-file bundle, with --no-config) instead of main.ts. */
   entry?: string;
+  /** Variables removed from the server's environment (as a client that passes only a few would). */
+  unset?: string[];
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -89,6 +91,7 @@ export class TestServer {
     const dir = options.dir ?? await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
     const socket = `${dir}/s`;
     const env = cleanEnv(options.env);
+    for (const name of options.unset ?? []) delete env[name];
     const transport = new StdioClientTransport({
       command: "deno",
       args: [
