@@ -68,6 +68,27 @@ Deno.test("watch_pane exit fires when the process start_process started exits; t
   assert.deepEqual([interrupted.trigger, interrupted.exit_code], ["exit", null], JSON.stringify(interrupted));
 });
 
+Deno.test("watch_pane exit in a bash whose start-up file is slow and chatty", async () => {
+  const home = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw-home" });
+  await Deno.writeTextFile(
+    `${home}/.bashrc`,
+    "for i in 1 2 3 4 5; do echo \"loading plugin $i\"; sleep 0.1; done\nPS1='[rc] \\w $ '\n",
+  );
+  try {
+    await using server = await TestServer.start({ env: { HOME: home, SHELL: "/bin/bash" } });
+    const started = await server.call<{ outcome: string }>("start_process", {
+      command: "sh -c 'sleep 0.3; echo built; exit 7'",
+      name: "build",
+    });
+    assert.equal(started.outcome, "started");
+    const result = await server.call<Watch>("watch_pane", { pane_id: "build", triggers: ["exit"], timeout_ms: 15_000 });
+    assert.deepEqual([result.trigger, result.exit_code, result.state.alive], ["exit", 7, true], JSON.stringify(result));
+    assert.match(result.output, /built/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("watch_pane exit fires for a command execute_command left running after its timeout", async () => {
   await using server = await TestServer.start({ env: { SHELL: "/bin/dash" } });
   const run = await server.call<{ timed_out: boolean; interrupted: boolean }>("execute_command", {

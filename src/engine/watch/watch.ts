@@ -1,13 +1,7 @@
 import type { PaneInfo } from "../panes/mod.ts";
-import {
-  atShellPrompt,
-  type PaneProcess,
-  paneProcess,
-  processExists,
-  readProcState,
-  waitsForInput,
-} from "./procstate.ts";
+import { atShellPrompt, type PaneProcess, processExists, readProcState, waitsForInput } from "./procstate.ts";
 import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
+import { deadStatus, finalState } from "./pane_end.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
 import { BellDetector, ERROR_RE, type Trigger } from "./triggers.ts";
 
@@ -233,37 +227,4 @@ export async function watchPane(
     outputTruncated: truncated,
     state: await finalState(deps, pane),
   };
-}
-
-type DeadStatus = { kind: "alive" | "dead" | "dead-unreaped" | "gone"; code: number | null };
-
-async function deadStatus(deps: WaitDeps, paneId: string): Promise<DeadStatus> {
-  try {
-    const [row] = await deps.tmux.run("display-message", "-p", "-t", paneId, "#{pane_dead} #{pane_dead_status}");
-    const [dead, status] = row.split(" ");
-    if (dead !== "1") return { kind: "alive", code: null };
-    return /^\d+$/.test(status ?? "") ? { kind: "dead", code: Number(status) } : { kind: "dead-unreaped", code: null };
-  } catch (error) {
-    if ((error as { kind?: string }).kind === "target_gone") return { kind: "gone", code: null };
-    throw error;
-  }
-}
-
-/** The pane's state at the end of the watch, from a fresh tmux read. */
-async function finalState(deps: WaitDeps, pane: PaneInfo): Promise<PaneProcess & { gone: boolean }> {
-  try {
-    const [row] = await deps.tmux.run(
-      "display-message",
-      "-p",
-      "-t",
-      pane.paneId,
-      "#{pane_dead}\x1f#{pane_dead_status}\x1f#{pane_pid}",
-    );
-    const [dead, status, pid] = row.split("\x1f");
-    const fresh = { dead: dead === "1", exitCode: /^\d+$/.test(status) ? Number(status) : null, pid: Number(pid) };
-    return { ...await paneProcess(deps.proc, fresh), gone: false };
-  } catch (error) {
-    if ((error as { kind?: string }).kind !== "target_gone") throw error;
-    return { alive: false, exitCode: null, panePid: pane.pid, proc: null, gone: true };
-  }
 }
