@@ -38,6 +38,10 @@ Deno.test("wait_for_text ^(a+)+$ on 40 a's and a b: answers within its timeout, 
   const result = await waiting;
   const wall = performance.now() - started;
 
+  console.log(
+    `list_panes median ${median(baseline).toFixed(2)} ms before, ${median(during).toFixed(2)} ms during the wait; ` +
+      `wait_for_text answered after ${Math.round(wall)} ms (timeout 3000)`,
+  );
   assert.deepEqual([result.matched, result.timed_out], [false, true]);
   assert.ok(wall < 3000 + 3000, `wait_for_text answered after ${Math.round(wall)} ms (timeout 3000)`);
   const limit = Math.max(5 * median(baseline), 250);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BUDGETS, measureProfile } from "../scripts/bench_tokens.ts";
 
-Deno.test("tools/list stays within the CONTRACT §3 token budgets (core ≤ 1,500, agent ≤ 5,000)", async () => {
+Deno.test("tools/list stays within its token budgets (core ≤ 1,500, agent ≤ 5,000)", async () => {
   for (const profile of ["core", "agent"] as const) {
     const budget = BUDGETS[profile]!;
     const cost = await measureProfile(profile);
