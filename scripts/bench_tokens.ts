@@ -11,6 +11,7 @@ import o200k from "js-tiktoken/ranks/o200k_base";
 import { loadConfig, type Profile, PROFILES } from "../src/config.ts";
 import { createServer } from "../src/mcp/server.ts";
 import type { App } from "../src/app.ts";
+import { ServerEvents } from "../src/engine/events/mod.ts";
 
 export const BUDGETS: Record<Profile, number | null> = { core: 1500, agent: 5000, all: null };
 
@@ -28,7 +29,8 @@ export interface ProfileCost {
 /** tools/list of a profile at the most permissive tier (every tool listed), through a real client. */
 export async function measureProfile(profile: Profile): Promise<ProfileCost> {
   const config = loadConfig(["doctor", "--tools", profile, "--safety", "destructive", "--state-dir", "/tmp/tw-bench"]);
-  const server = createServer({ config } as unknown as App); // tools/list never touches the rest
+  // tools/list never touches the rest; a connection subscribes to the event stream.
+  const server = createServer({ config, events: new ServerEvents() } as unknown as App);
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "bench", version: "0" });
   await Promise.all([server.connect(a), client.connect(b)]);

@@ -2,13 +2,14 @@ import type { Config } from "./config.ts";
 import { AuditLog, AuditOpenError } from "./audit/audit.ts";
 import { ConfigError } from "./config.ts";
 import { prepareDirectories, reason } from "./state_dir.ts";
-import type { TmuxServer } from "./tmux/server.ts";
-import { Paster, Workspace } from "./engine/panes/mod.ts";
+import type { TmuxServer, TmuxStatus } from "./tmux/server.ts";
+import { PaneSetWatcher, Paster, Workspace } from "./engine/panes/mod.ts";
 import { logDir, PaneOutput } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
 import { PatternCompiler } from "./patterns/mod.ts";
+import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -37,6 +38,12 @@ export interface App {
   readonly audit: AuditLog;
   /** Compiles every pattern a caller supplies, matched in linear time (loads its engine on first use). */
   readonly patterns: PatternCompiler;
+  /**
+   * Things that happen outside any one request: log events (tmux reconnects, reaped workspaces,
+   * slow tmux commands, refused calls), trigger events (watch_pane, start_process) and pane set
+   * changes. Each MCP connection subscribes while it is open; log events also go to stderr.
+   */
+  readonly events: ServerEvents;
   /** Removes the workspace (unless --keep) and releases every resource; bounded in time by the caller. */
   close(): Promise<void>;
 }
@@ -49,8 +56,12 @@ export interface App {
 export async function createApp(config: Readonly<Config>): Promise<App> {
   await prepareDirectories(config);
   const audit = await openAudit(config);
-  const workspace = new Workspace(config);
+  const events = new ServerEvents();
+  events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
+  const workspace = new Workspace(config, events);
   const tmux = workspace.tmux;
+  tmux.onStatus((status) => logTmuxStatus(events, status));
+  const paneSet = new PaneSetWatcher(tmux, events);
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const executor = new Executor(tmux, output, config.stateDir);
   return {
@@ -60,14 +71,16 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     output,
     proc: new ProcReader(tmux, config.stateDir),
     executor,
-    processes: new ProcessManager(workspace, executor),
+    processes: new ProcessManager(workspace, executor, events),
     jobs: executor.jobs,
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),
     audit,
     patterns: new PatternCompiler(),
+    events,
     async close() {
       try {
+        paneSet.close();
         await workspace.shutdown();
       } finally {
         output.close();
@@ -87,4 +100,14 @@ async function openAudit(config: Readonly<Config>): Promise<AuditLog> {
       `Cannot ${what} "${error.path}": ${reason(error.cause)}; choose another path with ${error.flag}`,
     );
   }
+}
+
+function stderrLine(event: LogEvent): string {
+  return `[tmuxwright] ${event.level}: ${event.logger}: ${event.message}`;
+}
+
+function logTmuxStatus(events: ServerEvents, status: TmuxStatus): void {
+  if (status.kind === "connected" && status.reconnect) events.log("info", "tmux", "control connection re-established");
+  if (status.kind === "lost") events.log("warning", "tmux", `control connection lost: ${status.reason}`);
+  if (status.kind === "slow") events.log("notice", "tmux", `slow tmux command: ${status.command} took ${status.ms} ms`);
 }

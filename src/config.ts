@@ -9,6 +9,10 @@ export type Tier = typeof TIERS[number];
 
 export interface Config {
   command: "serve" | "attach" | "doctor" | "help" | "version";
+  /** `attach WORKSPACE`: a pid or a workspace session name; null for the newest live one. */
+  attachTarget: string | null;
+  /** `attach --list`: list the workspaces instead of attaching. */
+  attachList: boolean;
   tools: Profile;
   toolPrefix: string;
   safety: Tier;
@@ -26,6 +30,8 @@ export interface Config {
   audit: string | null;
   auditFull: string | null;
   auditPayloads: boolean;
+  /** Push trigger events as Claude Code channel notifications. */
+  channel: boolean;
   shell: string;
   pid: number;
   /** `--http [HOST:]PORT`: MCP over Streamable HTTP plus the tmux bridge instead of stdio. */
@@ -100,6 +106,11 @@ export const FLAGS = {
     type: "boolean",
     help: "log payloads in clear instead of hashes",
   },
+  channel: {
+    env: "TMUXWRIGHT_CHANNEL",
+    type: "boolean",
+    help: "push watch_pane and start_process events to Claude Code (notifications/claude/channel)",
+  },
 } as const;
 
 type FlagName = keyof typeof FLAGS;
@@ -132,7 +143,12 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { ...options, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "V" } },
+      options: {
+        ...options,
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "V" },
+        list: { type: "boolean" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -146,12 +162,21 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   }
 
   const positional = parsed.positionals[0] ?? "serve";
-  if (parsed.positionals.length > 1) throw new ConfigError(`Unexpected argument "${parsed.positionals[1]}"`);
+  const maxPositionals = positional === "attach" ? 2 : 1;
+  if (parsed.positionals.length > maxPositionals) {
+    throw new ConfigError(`Unexpected argument "${parsed.positionals[maxPositionals]}"`);
+  }
   const command = parsed.values.help
     ? "help"
     : parsed.values.version
     ? "version"
     : oneOf("command", positional, ["serve", "attach", "doctor"] as const);
+  const attachTarget = command === "attach" ? parsed.positionals[1] ?? null : null;
+  if (attachTarget !== null && !/^(tmuxwright-)?\d{1,10}(-\d{1,3})?$/.test(attachTarget)) {
+    throw new ConfigError(`Invalid workspace "${attachTarget}": give a server pid or a name like tmuxwright-1234`);
+  }
+  const attachList = parsed.values.list === true;
+  if (attachList && command !== "attach") throw new ConfigError("--list goes with attach: tmuxwright attach --list");
 
   const socket = values.socket as string | undefined;
   const socketPath = values["socket-path"] as string | undefined;
@@ -212,6 +237,8 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
 
   const config: Config = {
     command,
+    attachTarget,
+    attachList,
     tools: oneOf("--tools", (values.tools as string | undefined) ?? "agent", PROFILES),
     toolPrefix: validPrefix((values["tool-prefix"] as string | undefined) ?? ""),
     safety: oneOf("--safety", (values.safety as string | undefined) ?? "mutating", TIERS),
@@ -227,6 +254,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     audit: absolute("--audit", values.audit),
     auditFull: absolute("--audit-full", values["audit-full"]),
     auditPayloads: truthy(values["audit-payloads"]),
+    channel: truthy(values.channel),
     http: parseListen(values.http as string | undefined),
     allowRemote: truthy(values["allow-remote"]),
     tls: tlsFiles(absolute("--tls-cert", values["tls-cert"]), absolute("--tls-key", values["tls-key"])),
@@ -300,7 +328,9 @@ export function helpText(): string {
     "usage: tmuxwright [serve] [flags]   serve MCP over stdio (default); with --http [HOST:]PORT over HTTP",
     "       tmuxwright bridge [flags]    the tmux bridge v1 for browser add-ins (env: HOST, PORT, TMUX_BRIDGE_*;",
     "                                    flags: --https, --http, --tls-cert, --tls-key, --allow-remote; see docs/http.md)",
-    "       tmuxwright attach [flags]    attach this terminal to the agent's workspace to watch it live",
+    "       tmuxwright attach [WORKSPACE] [flags]",
+    "                                    watch an agent's workspace live (read-only): the newest live one,",
+    "                                    or WORKSPACE (a server pid or tmuxwright-<pid>); --list lists them",
     "       tmuxwright doctor [flags]    check tmux, socket and state directory; print client config",
     "",
     "flags (every flag has an environment variable; flags win):",

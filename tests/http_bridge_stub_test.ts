@@ -121,7 +121,7 @@ const cases: [string, unknown, number, string][] = [
     "wait_for invalid",
     { action: "send_and_capture", session: "a", enter: true, wait_for: "(" },
     400,
-    "wait_for must be a valid regular expression.",
+    'wait_for must be a valid regular expression. Invalid wait_for "(": missing closing )',
   ],
   ["lines 0", { action: "capture_pane", session: "a", lines: 0 }, 400, "lines must be between 1 and 5000."],
   ["lines 5001", { action: "capture_pane", session: "a", lines: 5001 }, 400, "lines must be between 1 and 5000."],
@@ -250,4 +250,24 @@ Deno.test("stub bridge: unknown path is 404, wrong method 405 with Allow", async
   const post = await fetch(`${s.url}/health`, { method: "POST" });
   assert.equal(post.status, 405);
   await post.body?.cancel();
+});
+
+Deno.test("stub bridge: a catastrophic wait_for answers 408 within its timeout while other requests are served", async () => {
+  await using s = await startHttp();
+  await s.bridge({ action: "create_session", session: "re" });
+  const started = performance.now();
+  const waiting = s.bridge({
+    action: "send_and_capture",
+    session: "re",
+    text: "a".repeat(40) + "b",
+    wait_for: "^(a+)+$",
+    timeout_ms: 1500,
+  });
+  // A backtracking engine would hold the event loop here for minutes: health would not answer.
+  const health = await fetch(`${s.url}/health`);
+  assert.equal(health.status, 200);
+  await health.body?.cancel();
+  const answer = await waiting;
+  assert.equal(answer.status, 408, JSON.stringify(answer.body));
+  assert.ok(performance.now() - started < 10_000, "the wait ended at its timeout");
 });

@@ -1,3 +1,4 @@
+import { PatternCompiler } from "../patterns/mod.ts";
 import type { BridgeBackend } from "./bridge/backend.ts";
 import type { McpServer } from "./sdk_http.ts";
 import { isLoopbackName, normalizeOrigin } from "./net.ts";
@@ -53,6 +54,8 @@ export interface HttpServeOptions {
   onRequest?: (request: Request) => void;
   /** Diagnostics (default stderr; stdout may carry a banner others parse). */
   log?: (line: string) => void;
+  /** Compiles the bridge's `wait_for` in linear time (default: a compiler of this server's own). */
+  patterns?: PatternCompiler;
 }
 
 /** An operator mistake in the listener's settings, reported at start-up. */
@@ -65,6 +68,7 @@ export interface ResolvedOptions {
   limits: HttpLimits;
   log: (line: string) => void;
   checkDirectory?: (path: string) => Promise<"directory" | "other" | "missing">;
+  patterns: PatternCompiler;
 }
 
 export function resolveOptions(options: HttpServeOptions): ResolvedOptions {
@@ -102,5 +106,6 @@ export function resolveOptions(options: HttpServeOptions): ResolvedOptions {
     limits,
     log: options.log ?? ((line) => console.error(line)),
     checkDirectory: options.checkDirectory,
+    patterns: options.patterns ?? new PatternCompiler(),
   };
 }

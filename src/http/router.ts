@@ -73,7 +73,7 @@ export class Router {
       return await bridgeRoute(request, signal, {
         backend: this.bridge!,
         body: this.#bodyLimits(this.options.limits.bridgeBodyBytes),
-        compilePattern: compileWaitFor,
+        compilePattern: (source) => compileWaitFor(this.options.patterns, source),
         statPath: this.options.checkDirectory ?? statPath,
         log: this.options.log,
       });

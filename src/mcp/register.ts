@@ -19,8 +19,16 @@ import { scrubErrorText } from "../safety/scrub.ts";
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
 // Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
 export const MAX_RESPONSE_CHARS = 1_000_000;
+/** Calls the server refused for safety, worth a log line (not mistakes like a wrong pane id). */
+const REFUSALS = new Set(["TIER_DENIED", "PROTECTED_TARGET"]);
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface CallContext {
+  /** The connection the calls come from (tags the events a call causes). */
+  origin?: string;
+  onRefused?(tool: string, error: ToolError): void;
+}
 
 interface Entry {
   tool: ToolDefinition;
@@ -34,8 +42,15 @@ interface Entry {
  * supported request-handler API. Each call passes: tier gate → argument validation (the tool's
  * own zod schema) → handler → error mapping → audit line (written before the result returns).
  * Every error text is scrubbed of payload values, since validation messages can quote them.
+ * Returns the names (without prefix) of the tools it lists. `context` tags calls with their
+ * connection and hears of refused calls (TIER_DENIED, PROTECTED_TARGET).
  */
-export function registerTools(server: McpServer, app: App, tools: readonly ToolDefinition[]): void {
+export function registerTools(
+  server: McpServer,
+  app: App,
+  tools: readonly ToolDefinition[],
+  context: CallContext = {},
+): string[] {
   const { config } = app;
   const table = new Map<string, Entry>();
   for (const tool of tools) {
@@ -63,8 +78,9 @@ export function registerTools(server: McpServer, app: App, tools: readonly ToolD
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const entry = table.get(name);
     if (!entry) return errorResult(new ToolError("INVALID_ARGUMENT", `Tool ${name} not found`), args);
-    return callTool(app, name, entry, args, extra);
+    return callTool(app, name, entry, args, extra, context);
   });
+  return [...table].filter(([, entry]) => entry.allowed).map(([, { tool }]) => tool.name);
 }
 
 async function callTool(
@@ -73,6 +89,7 @@ async function callTool(
   { tool, schema, allowed }: Entry,
   args: Record<string, unknown>,
   extra: Extra,
+  context: CallContext,
 ): Promise<CallToolResult> {
   const started = performance.now();
   const token = extra._meta?.progressToken;
@@ -82,7 +99,7 @@ async function callTool(
       method: "notifications/progress",
       params: { progressToken: token, progress, total, message },
     });
-  });
+  }, context.origin);
   let result: CallToolResult;
   let outcome: "ok" | "error" | "denied" = "ok";
   let code: string | undefined;
@@ -104,6 +121,7 @@ async function callTool(
     result = errorResult(error, args);
     if (outcome === "ok") outcome = "error";
     code = error.code;
+    if (REFUSALS.has(error.code)) context.onRefused?.(name, error);
   }
   const text = result.content[0]?.type === "text" ? result.content[0].text : "";
   await app.audit.record({

@@ -19,3 +19,21 @@ export function isCaller(app: App, pane: PaneInfo): boolean {
   const caller = app.config.caller;
   return caller !== null && caller.paneId === pane.paneId && app.workspace.sameServerAsCaller;
 }
+
+/** One pane as list_panes and the pane resources show it. */
+export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
+  const other = app.workspace.otherWorkspace(pane);
+  return {
+    ...paneIds(pane),
+    title: pane.title,
+    status: pane.dead ? "exited" : "running",
+    ...(pane.dead ? { exit_code: pane.exitCode } : {}),
+    command: pane.command,
+    pid: pane.pid,
+    cwd: pane.cwd,
+    size: `${pane.width}x${pane.height}`,
+    owned: app.workspace.isOwned(pane),
+    ...(other === null ? {} : { workspace_of: other }),
+    ...(isCaller(app, pane) ? { is_caller: true } : {}),
+  };
+}

@@ -1,17 +1,16 @@
 import { classifyTmuxError, TmuxError } from "./errors.ts";
 
+/**
+ * `-u`: a tmux client started without a UTF-8 locale (MCP clients often pass no LANG) prints
+ * control characters, such as the field separator, as "_".
+ */
+export const UTF8 = ["-u"] as const;
+
 export interface OneShotResult {
   code: number;
   stdout: string;
   stderr: string;
 }
-
-/**
- * Every tmux client this server starts says it takes UTF-8 (`-u`). MCP clients often start the
- * server with a few variables only (no LANG): a tmux client in the C locale gets control
- * characters (our \x1f field separator) and non-ASCII text as "_".
- */
-export const UTF8_CLIENT = "-u";
 
 /**
  * Runs one tmux process with an argument vector (never a shell). Used before a session exists,
@@ -21,7 +20,7 @@ export async function tmuxOneShot(args: readonly string[], stdin?: Uint8Array): 
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("tmux", {
-      args: [UTF8_CLIENT, ...args],
+      args: [...UTF8, ...args],
       stdin: stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",

@@ -32,7 +32,13 @@ export function bridgeBackend(
   options: { tmuxVersion: string; socketPath: string | null; commandTimeoutMs: number },
 ): BridgeBackend {
   if (mode === "stub" || app === null) return new StubBackend();
-  return new TmuxBackend({ tmux: app.tmux, output: app.output, paster: app.paster, ...options });
+  return new TmuxBackend({
+    tmux: app.tmux,
+    output: app.output,
+    paster: app.paster,
+    instance: app.workspace.instance,
+    ...options,
+  });
 }
 
 /** Options every HTTP mode shares: the token, origins and listener settings from the environment. */

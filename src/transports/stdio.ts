@@ -28,9 +28,7 @@ export async function serveStdio(config: Readonly<Config>): Promise<void> {
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => stop(signal));
 
-  app.workspace.reapStale().then(
-    (reaped) => reaped.length > 0 && console.error(`[tmuxwright] removed stale workspaces: ${reaped.join(", ")}`),
-    () => {},
-  );
   await createServer(app).connect(new StdioTransport((why) => void stop(why)));
+  // After connecting, so the client's connection hears about what was removed (also on stderr).
+  app.workspace.reapStale().catch(() => {});
 }

@@ -6,6 +6,8 @@ import { lastLines, LineMatcher, type LineTest } from "./process_lines.ts";
 import { deliverSignal, type Signal } from "./signals.ts";
 import { deadPaneStatus, foreground, type ForegroundState, shellKind } from "./shell.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
+import type { Job } from "./jobs.ts";
+import type { ServerEvents } from "../events/mod.ts";
 
 export { SIGNALS } from "./signals.ts";
 export type { Signal };
@@ -33,9 +35,31 @@ export interface StopResult {
   elapsedMs: number;
 }
 
-/** Long-running processes typed into owned shells: started, awaited until ready, stopped with proof. */
+/** A process followed until it exits; its exit is reported once, unless stop_process ended it. */
+interface Running {
+  /** The pane's job (exec's JobTable follows it until it ends). */
+  job: Job;
+  typed: Typed;
+  pane: PaneInfo;
+  origin?: string;
+  exitReported: boolean;
+  stopping: boolean;
+}
+
+/**
+ * Long-running processes typed into owned shells: started, awaited until ready, stopped with
+ * proof. Readiness and exits are published on the server's event stream as trigger events (an
+ * exit also when it happens long after start_process returned).
+ */
 export class ProcessManager {
-  constructor(private readonly workspace: Workspace, readonly executor: Executor) {}
+  /** The last process started in each pane, followed until it exits or is stopped. */
+  readonly #running = new Map<string, Running>();
+
+  constructor(
+    private readonly workspace: Workspace,
+    readonly executor: Executor,
+    private readonly events: ServerEvents,
+  ) {}
 
   async start(
     command: string,
@@ -46,6 +70,8 @@ export class ProcessManager {
       timeoutMs: number;
       signal?: AbortSignal;
       onProgress?: (elapsedMs: number) => void;
+      /** The connection that asked, for the trigger events of this process. */
+      origin?: string;
     },
   ): Promise<StartResult> {
     const pane = options.pane ?? (await this.workspace.createPane({ name: options.name })).pane;
@@ -63,10 +89,24 @@ export class ProcessManager {
     } finally {
       release();
     }
-    const started = performance.now();
+    const job = this.executor.jobs.current(pane.paneId)!; // typing made it the pane's job
+    const running: Running = { job, typed, pane, origin: options.origin, exitReported: false, stopping: false };
+    this.#running.set(pane.paneId, running);
+    void this.#reportOnExit(running);
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };
+    const result = await this.#awaitReady(running, options.ready, options);
+    if (result.outcome === "ready") this.#report(running, "ready", result.matchedLine ?? "", null);
+    if (result.outcome === "exited") this.#reportExit(running, result.exitCode ?? null);
+    return result;
+  }
 
-    const matcher = new LineMatcher(options.ready);
+  async #awaitReady(
+    { typed, pane }: Running,
+    ready: LineTest,
+    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (elapsedMs: number) => void },
+  ): Promise<StartResult> {
+    const started = performance.now();
+    const matcher = new LineMatcher(ready);
     const deadline = started + options.timeoutMs;
     let nextProgress = started + 1000;
     let nextTick = started + 250;
@@ -120,7 +160,10 @@ export class ProcessManager {
 
   async stop(pane: PaneInfo, signal: Signal, timeoutMs: number, abort?: AbortSignal): Promise<StopResult> {
     const started = performance.now();
+    // The pane's latest job: typed by start_process, or by execute_command (one that timed out still runs).
     const job = this.executor.jobs.current(pane.paneId);
+    const startedHere = this.#running.get(pane.paneId);
+    const running = startedHere !== undefined && startedHere.job === job ? startedHere : null;
     const typed = job?.typed ?? null;
     const elapsed = () => Math.round(performance.now() - started);
     const tail = (upTo?: number) =>
@@ -142,6 +185,7 @@ export class ProcessManager {
         elapsedMs: elapsed(),
       };
     }
+    if (running) running.stopping = true; // the caller learns the exit from the result
     await deliverSignal(this.workspace.tmux, pane, signal);
     const deadline = started + timeoutMs;
     for (;;) {
@@ -177,6 +221,7 @@ export class ProcessManager {
         return { wasRunning: true, stopped: true, exitCode: probed, lastLines: lines, elapsedMs: elapsed() };
       }
       if (performance.now() >= deadline || abort?.aborted) {
+        if (running) running.stopping = false; // it survived: a later exit is news again
         const stillRunning = { command: state.command };
         return {
           wasRunning: true,
@@ -189,6 +234,33 @@ export class ProcessManager {
       }
       await wakeOn(typed?.changed() ?? new Promise(() => {}), 10, abort);
     }
+  }
+
+  /** Reports the exit once the job table knows it, unless another process replaced this one in the pane. */
+  async #reportOnExit(running: Running): Promise<void> {
+    await running.job.whenEnded();
+    const exit = running.job.exit;
+    if (exit !== null && this.#running.get(running.pane.paneId) === running) this.#reportExit(running, exit.code);
+  }
+
+  #reportExit(running: Running, exitCode: number | null): void {
+    if (running.exitReported || running.stopping) return;
+    running.exitReported = true;
+    const detail = exitCode === null ? "the process ended" : `the process exited with status ${exitCode}`;
+    this.#report(running, "exit", detail, exitCode);
+  }
+
+  #report({ pane, origin }: Running, event: string, detail: string, exitCode: number | null): void {
+    this.events.emit({
+      kind: "trigger",
+      source: "start_process",
+      paneId: pane.paneId,
+      paneName: pane.name,
+      event,
+      detail,
+      exitCode,
+      ...(origin === undefined ? {} : { origin }),
+    });
   }
 }
 

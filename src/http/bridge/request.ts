@@ -30,7 +30,7 @@ export interface BridgeRequest {
 
 export interface ParseDeps {
   /** Compiles `wait_for`; rejects on an invalid pattern. */
-  compilePattern(source: string): WaitPattern | Promise<WaitPattern>;
+  compilePattern(source: string): Promise<WaitPattern>;
   /** What is at `path`: a directory, something else, or nothing (or nothing we may see). */
   statPath(path: string): Promise<"directory" | "other" | "missing">;
 }
@@ -113,8 +113,10 @@ async function pattern(value: string | undefined, deps: ParseDeps): Promise<Wait
   if (value.length > LIMITS.waitFor) throw bad(`wait_for is too long (max ${LIMITS.waitFor} characters).`);
   try {
     return await deps.compilePattern(value);
-  } catch {
-    throw bad("wait_for must be a valid regular expression.");
+  } catch (error) {
+    // The old bridge's sentence first (clients may match it), then why, e.g. an unsupported lookahead.
+    const why = error instanceof RangeError ? ` ${error.message}` : "";
+    throw bad(`wait_for must be a valid regular expression.${why}`);
   }
 }
 

@@ -20,6 +20,8 @@ export interface TmuxBackendDeps {
   tmux: TmuxServer;
   output: PaneOutput;
   paster: Paster;
+  /** The app's workspace instance: pane names resolve within it (the bridge passes pane ids). */
+  instance: string;
   tmuxVersion: string;
   /** Shown by /health; null when the server is tmux's default socket. */
   socketPath: string | null;
@@ -103,7 +105,9 @@ export class TmuxBackend implements BridgeBackend {
 
   async kill(session: string) {
     const target = await this.#session(session);
-    await this.#serialised(() => this.#op(() => this.deps.tmux.run("kill-session", "-t", target.id)));
+    await this.#serialised(() =>
+      this.#op(() => this.#guarded(() => this.deps.tmux.run("kill-session", "-t", target.id)))
+    );
     this.#activity.forget(target.paneId);
   }
 
@@ -117,8 +121,16 @@ export class TmuxBackend implements BridgeBackend {
     if (sessions.some((s) => s.name === name)) throw duplicate(name);
     const tmuxName = tmuxSessionName(name, new Set(sessions.map((s) => s.tmuxName)));
     const args = ["new-session", "-d", "-P", "-F", "#{session_id}", "-s", tmuxName, ...(cwd ? ["-c", cwd] : [])];
-    const [id] = await this.#op(() => this.deps.tmux.run(...args));
+    const [id] = await this.#op(() => this.#guarded(() => this.deps.tmux.run(...args)));
     await this.#op(() => this.deps.tmux.run("set-option", "-t", id, NAME_OPTION, name));
+  }
+
+  /**
+   * Session creation and removal never overlap a control client attaching, in any tmuxwright
+   * process of this state directory (a tmux 3.3a crash: src/tmux/session_guard.ts).
+   */
+  #guarded<T>(step: () => Promise<T>): Promise<T> {
+    return this.deps.tmux.sessionGuard.run(step);
   }
 
   async #session(name: string): Promise<BridgeSession> {
@@ -148,7 +160,10 @@ export class TmuxBackend implements BridgeBackend {
   async #capture(target: BridgeSession, options: CaptureOptions): Promise<string> {
     const { capture } = await this.#op(
       () =>
-        resolveAndCapture(this.deps.tmux, target.paneId, { lines: options.lines, joinWrapped: options.joinWrapped }),
+        resolveAndCapture(this.deps.tmux, target.paneId, this.deps.instance, {
+          lines: options.lines,
+          joinWrapped: options.joinWrapped,
+        }),
       target,
     );
     return capture.text;

@@ -1,13 +1,12 @@
+import type { PatternCompiler } from "../../patterns/mod.ts";
 import type { WaitPattern } from "./backend.ts";
-import { compilePattern } from "../../patterns/mod.ts";
 
 /**
- * Compiles `wait_for` with the linear-time engine of `src/patterns/` (a backtracking RegExp let a
- * pattern such as `(a+)+$` stall the server). As the bridge contract's clients expect of a
- * multi-line capture, `^` and `$` match at every line's ends: the capture matches when one of
- * its lines does. Rejects with a PatternError (a RangeError) when the engine cannot compile it.
+ * Compiles `wait_for` with the linear-time pattern engine. The bridge tests it against captured
+ * output, several lines at once, and clients expect `^`/`$` to match at line ends (JavaScript's
+ * `m` flag): so a capture matches when one of its lines does.
  */
-export async function compileWaitFor(source: string): Promise<WaitPattern> {
-  const pattern = await compilePattern(source, { what: "wait_for" });
+export async function compileWaitFor(patterns: PatternCompiler, source: string): Promise<WaitPattern> {
+  const pattern = await patterns.compile(source, { what: "wait_for" });
   return { source, test: (text) => pattern.firstMatchingLine(text) !== null };
 }

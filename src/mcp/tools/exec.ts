@@ -138,6 +138,7 @@ export const execTools = [
         timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, timeoutMs),
+        origin: ctx.origin,
       });
       ctx.paneId = result.pane.paneId;
       return {

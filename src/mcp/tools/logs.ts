@@ -66,12 +66,11 @@ export const logTools = [
       if (args.lines !== undefined && args.from_byte !== undefined) {
         throw new ToolError("INVALID_ARGUMENT", "Give lines or from_byte, not both");
       }
-      const target = await resolveLog(
-        ctx.tmux,
-        ctx.app.config.stateDir,
-        () => ctx.workspace.socketPath,
-        args.pane_id,
-      );
+      const target = await resolveLog(ctx.tmux, {
+        stateDir: ctx.app.config.stateDir,
+        socketPath: () => ctx.workspace.socketPath,
+        instance: ctx.workspace.instance,
+      }, args.pane_id);
       ctx.paneId = target.pane?.paneId ?? target.entry?.pane_id ?? null;
       const byteMode = args.from_byte !== undefined || args.max_bytes !== undefined;
       if (byteMode) {

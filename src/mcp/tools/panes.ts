@@ -2,25 +2,9 @@ import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { commandArg, cwdArg, DIRECTIONS, nameArg, paneIdArg } from "../args.ts";
 import { assertKillable, checkCwd, checkName } from "../checks.ts";
-import { isCaller, paneIds, RESULT_PANE_IDS } from "../results.ts";
-import type { ToolContext } from "../context.ts";
-import { listPanes, type PaneInfo } from "../../engine/panes/mod.ts";
+import { paneIds, paneSummary, RESULT_PANE_IDS } from "../results.ts";
+import { listPanes } from "../../engine/panes/mod.ts";
 import * as patterns from "../../safety/patterns.ts";
-
-function paneSummary(ctx: ToolContext, pane: PaneInfo) {
-  return {
-    ...paneIds(pane),
-    title: pane.title,
-    status: pane.dead ? "exited" : "running",
-    ...(pane.dead ? { exit_code: pane.exitCode } : {}),
-    command: pane.command,
-    pid: pane.pid,
-    cwd: pane.cwd,
-    size: `${pane.width}x${pane.height}`,
-    owned: ctx.workspace.isOwned(pane),
-    ...(isCaller(ctx.app, pane) ? { is_caller: true } : {}),
-  };
-}
 
 /** Creating, listing, splitting and killing panes. */
 export const paneTools = [
@@ -85,7 +69,7 @@ export const paneTools = [
         panes = panes.filter((p) => p.sessionName === args.session || p.sessionId === args.session);
       }
       if (args.owned_only) panes = panes.filter((p) => ctx.workspace.isOwned(p));
-      return { panes: panes.filter((p) => !ctx.workspace.isHub(p)).map((p) => paneSummary(ctx, p)) };
+      return { panes: panes.filter((p) => !ctx.workspace.isHub(p)).map((p) => paneSummary(ctx.app, p)) };
     },
   }),
   defineTool({

@@ -33,7 +33,7 @@ export const screenTools = [
       text: "the captured text",
     },
     async handler(args, ctx) {
-      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, {
+      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, ctx.workspace.instance, {
         lines: args.lines,
         start: args.start,
         end: args.end,

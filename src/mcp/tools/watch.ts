@@ -176,6 +176,7 @@ export const watchTools = [
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, "watching"),
+        origin: ctx.origin,
       });
       if (result.trigger === "cancelled") {
         throw new ToolError("CANCELLED", `Watch cancelled after ${result.elapsedMs} ms`);
