@@ -42,8 +42,19 @@ async function bridgeRoundTrips(bridge: BridgeProcess): Promise<void> {
   await prepared(bridge, "b", "seq 1 100");
   for (let i = 0; i < 10; i++) await bridge.call({ action: "capture_pane", session: "b", lines: 100 });
   const capture: number[] = [], list: number[] = [], floorCapture: number[] = [], floorList: number[] = [];
+  // What HTTP itself costs: a bare Deno.serve that answers a small JSON body at once, same client.
+  const bare = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    await request.text();
+    return Response.json({ ok: true, action: "list_sessions", sessions: ["b"] });
+  });
+  const bareUrl = `http://127.0.0.1:${bare.addr.port}/v1/tmux`;
+  const http: number[] = [];
   for (let i = 0; i < CALLS; i++) {
     let t = performance.now();
+    const r = await fetch(bareUrl, { method: "POST", body: JSON.stringify({ action: "list_sessions" }) });
+    await r.json();
+    http.push(performance.now() - t);
+    t = performance.now();
     await bridge.call({ action: "capture_pane", session: "b", lines: 100 });
     capture.push(performance.now() - t);
     t = performance.now();
@@ -61,6 +72,8 @@ async function bridgeRoundTrips(bridge: BridgeProcess): Promise<void> {
   const l = line("list_sessions", list);
   const fc = line("floor: tmux capture-pane process", floorCapture);
   const fl = line("floor: tmux list-sessions process", floorList);
+  line("HTTP alone: bare Deno.serve + fetch", http);
+  await bare.shutdown();
   console.log(`  ratio floor/bridge: capture ${(fc / c).toFixed(1)}x, list ${(fl / l).toFixed(1)}x`);
 }
 

@@ -217,3 +217,24 @@ Deno.test("tmux bridge: 20 sessions created and waited on at once, right after s
   assert.deepEqual(results.map((r) => r.status), sessions.map(() => 200), bridge.stderr.join(""));
   assert.deepEqual((await bridge.call({ action: "list_sessions" })).body.sessions, [...sessions].sort());
 });
+
+Deno.test("tmux bridge: capture follows the session's input pane when it changes, or 404 when the session is gone", async () => {
+  await using bridge = await BridgeProcess.start(BASH);
+  await ready(bridge, "c");
+  await bridge.call({ action: "send_keys", session: "c", text: "echo first-pane", enter: true });
+  await until(
+    () => bridge.call({ action: "capture_pane", session: "c" }),
+    (r) => /first-pane\n\$$/.test((r.body as Out).output),
+  );
+  // A person opens a new window in that session: input (and capture) now goes to its pane.
+  assert.equal((await bridge.tmux("new-window", "-t", "c:", "printf 'second-window\\n'; exec cat")).code, 0);
+  await until(
+    () => bridge.call({ action: "capture_pane", session: "c" }),
+    (r) => (r.body as Out).output === "second-window",
+  );
+  // Killed outside the bridge and made again under the same name: a new session, a new pane.
+  await bridge.tmux("kill-session", "-t", "c");
+  assert.equal((await bridge.call({ action: "capture_pane", session: "c" })).status, 404);
+  await ready(bridge, "c");
+  assert.equal(((await bridge.call({ action: "capture_pane", session: "c" })).body as Out).output, "$");
+});

@@ -89,6 +89,29 @@ export async function resolveAndCapture(
   return { pane, capture: await capturePane(tmux, pane, options, { rows, raw: replies[1] }) };
 }
 
+/**
+ * Captures pane `paneId` with other commands pipelined before it in the same round trip (a caller
+ * that must check something about the pane, such as which session it belongs to, pays nothing
+ * extra). `capture` is null when the pane is gone; the other replies are returned in order.
+ */
+export async function captureAlongside(
+  tmux: TmuxServer,
+  paneId: string,
+  options: CaptureOptions,
+  alongside: readonly string[][],
+): Promise<{ capture: Capture | null; replies: string[][] }> {
+  const rows = (options.lines ?? 100) + GUESS_ROWS;
+  const replies = await tmux.batch([
+    ...alongside,
+    ["display-message", "-p", "-t", paneId, PANE_TEMPLATE],
+    ["capture-pane", "-t", paneId, ...captureFlags(options), "-S", String(-rows), "-E", "-"],
+  ]);
+  const pane = parsePanes(replies[alongside.length])[0];
+  if (pane?.paneId !== paneId || pane.closing) return { capture: null, replies: replies.slice(0, alongside.length) };
+  const capture = await capturePane(tmux, pane, options, { rows, raw: replies[alongside.length + 1] });
+  return { capture, replies: replies.slice(0, alongside.length) };
+}
+
 function clean(raw: string[], pane: PaneInfo, options: CaptureOptions): string[] {
   const lines = options.ansi ? raw.slice() : raw.map((line) => line.trimEnd());
   const isBlank = (line: string) => (options.ansi ? stripSgr(line) : line).trim() === "";

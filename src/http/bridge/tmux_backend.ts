@@ -1,7 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { TmuxError } from "../../tmux/errors.ts";
 import { normalizeKey } from "../../tmux/keys.ts";
-import { type Paster, resolveAndCapture } from "../../engine/panes/mod.ts";
+import { captureAlongside, type Paster, resolveAndCapture } from "../../engine/panes/mod.ts";
 import type { PaneOutput } from "../../engine/output/mod.ts";
 import {
   type BridgeBackend,
@@ -12,7 +12,14 @@ import {
   type SendAndCaptureOptions,
   type SendInput,
 } from "./backend.ts";
-import { type BridgeSession, listBridgeSessions, NAME_OPTION, tmuxSessionName } from "./tmux_sessions.ts";
+import {
+  type BridgeSession,
+  LIST_SESSIONS,
+  listBridgeSessions,
+  NAME_OPTION,
+  parseBridgeSessions,
+  tmuxSessionName,
+} from "./tmux_sessions.ts";
 import { PaneActivity } from "./pane_activity.ts";
 import { waitForPattern } from "./tmux_wait.ts";
 
@@ -37,6 +44,8 @@ export class TmuxBackend implements BridgeBackend {
   readonly mode = "tmux";
   readonly #activity: PaneActivity;
   #structural: Promise<unknown> = Promise.resolve();
+  /** The pane each session's input went to last time, so a capture can check and read it in one round trip. */
+  readonly #lastSeen = new Map<string, BridgeSession>();
 
   constructor(private readonly deps: TmuxBackendDeps) {
     this.#activity = new PaneActivity(deps.output, (step) => this.#serialised(step));
@@ -79,6 +88,21 @@ export class TmuxBackend implements BridgeBackend {
   }
 
   async capture(session: string, options: CaptureOptions) {
+    const seen = this.#lastSeen.get(session);
+    if (seen) {
+      // The session listing rides along with the capture: if the session still sends its input to
+      // that pane, this is the answer; if not (killed, recreated, window switched), look again.
+      const { capture, replies } = await this.#op(
+        () => captureAlongside(this.deps.tmux, seen.paneId, options, [[...LIST_SESSIONS]]),
+        seen,
+      );
+      const now = parseBridgeSessions(replies[0]).find((s) => s.name === session);
+      if (!now) {
+        this.#lastSeen.delete(session);
+        throw notFound(session);
+      }
+      if (capture && now.id === seen.id && now.paneId === seen.paneId) return capture.text;
+    }
     return await this.#capture(await this.#session(session), options);
   }
 
@@ -109,6 +133,7 @@ export class TmuxBackend implements BridgeBackend {
       this.#op(() => this.#guarded(() => this.deps.tmux.run("kill-session", "-t", target.id)))
     );
     this.#activity.forget(target.paneId);
+    this.#lastSeen.delete(session);
   }
 
   close() {
@@ -136,7 +161,13 @@ export class TmuxBackend implements BridgeBackend {
   async #session(name: string): Promise<BridgeSession> {
     const sessions = await this.#op(() => listBridgeSessions(this.deps.tmux));
     const found = sessions.find((s) => s.name === name);
-    if (!found) throw notFound(name);
+    if (!found) {
+      this.#lastSeen.delete(name);
+      throw notFound(name);
+    }
+    // Bounded: a long-lived bridge may see many short-lived session names.
+    if (this.#lastSeen.size >= 1000) this.#lastSeen.delete(this.#lastSeen.keys().next().value!);
+    this.#lastSeen.set(name, found);
     return found;
   }
 

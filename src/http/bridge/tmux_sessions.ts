@@ -28,7 +28,13 @@ const TEMPLATE = [
  * connections attach to), with the pane each one's input goes to. One round trip.
  */
 export async function listBridgeSessions(tmux: TmuxServer): Promise<BridgeSession[]> {
-  const lines = await tmux.run("list-panes", "-a", "-F", TEMPLATE);
+  return parseBridgeSessions(await tmux.run(...LIST_SESSIONS));
+}
+
+/** The one command `listBridgeSessions` runs, for callers that pipeline it with others. */
+export const LIST_SESSIONS: readonly string[] = ["list-panes", "-a", "-F", TEMPLATE];
+
+export function parseBridgeSessions(lines: readonly string[]): BridgeSession[] {
   const sessions = new Map<string, BridgeSession>();
   for (const line of lines) {
     const [id, tmuxName, name, workspacePid, windowActive, paneActive, paneId] = line.split(SEP);
