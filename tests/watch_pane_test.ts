@@ -45,6 +45,29 @@ Deno.test("watch_pane fires exit when the pane's process ends", async () => {
   assert.ok(again.elapsed_ms < 1000, `elapsed ${again.elapsed_ms}`);
 });
 
+Deno.test("watch_pane exit fires when the pane is killed while it watches, and says the pane is gone", async () => {
+  await using server = await TestServer.start();
+  const pane = await shellPane(server);
+  await server.call("send_keys", { pane_id: pane, text: "sleep 30" });
+  await until(
+    () => server.call<{ foreground_command: string }>("pane_state", { pane_id: pane }),
+    (s) => s.foreground_command === "sleep",
+  );
+  const watching = server.call<Watch & { state: { pane_gone?: boolean } }>("watch_pane", {
+    pane_id: pane,
+    triggers: ["exit", "shell"],
+    timeout_ms: 10_000,
+  });
+  // Both calls go through one tmux connection in order: the watch has found the pane before it is killed.
+  await server.call("kill_pane", { pane_id: pane });
+  const result = await watching;
+  assert.deepEqual(
+    [result.trigger, result.state.alive, result.state.pane_gone],
+    ["exit", false, true],
+    JSON.stringify(result),
+  );
+});
+
 Deno.test("watch_pane exit fires when the process start_process started exits; the pane's shell stays", async () => {
   await using server = await TestServer.start({ env: { SHELL: "/bin/dash" } });
   await server.call("start_process", { command: "sh -c 'sleep 0.5; exit 4'", name: "ex" });

@@ -5,10 +5,19 @@ import type { WaitDeps } from "./wait_output.ts";
 /** tmux's answer on whether a pane is dead, with its exit status once tmux has reaped it. */
 export type DeadStatus = { kind: "alive" | "dead" | "dead-unreaped" | "gone"; code: number | null };
 
+// tmux 3.3a answers `display-message -t %N` for a pane that no longer exists with empty fields and
+// exit 0, not an error: the pane's own id in the answer tells the two apart.
 export async function deadStatus(deps: WaitDeps, paneId: string): Promise<DeadStatus> {
   try {
-    const [row] = await deps.tmux.run("display-message", "-p", "-t", paneId, "#{pane_dead} #{pane_dead_status}");
-    const [dead, status] = row.split(" ");
+    const [row] = await deps.tmux.run(
+      "display-message",
+      "-p",
+      "-t",
+      paneId,
+      "#{pane_id} #{pane_dead} #{pane_dead_status}",
+    );
+    const [id, dead, status] = (row ?? "").split(" ");
+    if (id !== paneId) return { kind: "gone", code: null };
     if (dead !== "1") return { kind: "alive", code: null };
     return /^\d+$/.test(status ?? "") ? { kind: "dead", code: Number(status) } : { kind: "dead-unreaped", code: null };
   } catch (error) {
@@ -25,13 +34,18 @@ export async function finalState(deps: WaitDeps, pane: PaneInfo): Promise<PanePr
       "-p",
       "-t",
       pane.paneId,
-      "#{pane_dead}\x1f#{pane_dead_status}\x1f#{pane_pid}",
+      "#{pane_id}\x1f#{pane_dead}\x1f#{pane_dead_status}\x1f#{pane_pid}",
     );
-    const [dead, status, pid] = row.split("\x1f");
+    const [id, dead, status, pid] = (row ?? "").split("\x1f");
+    if (id !== pane.paneId) return gone(pane);
     const fresh = { dead: dead === "1", exitCode: /^\d+$/.test(status) ? Number(status) : null, pid: Number(pid) };
     return { ...await paneProcess(deps.proc, fresh), gone: false };
   } catch (error) {
     if ((error as { kind?: string }).kind !== "target_gone") throw error;
-    return { alive: false, exitCode: null, panePid: pane.pid, proc: null, gone: true };
+    return gone(pane);
   }
+}
+
+function gone(pane: PaneInfo): PaneProcess & { gone: boolean } {
+  return { alive: false, exitCode: null, panePid: pane.pid, proc: null, gone: true };
 }
