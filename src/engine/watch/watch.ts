@@ -90,7 +90,8 @@ export async function watchPane(
         do {
           again = false;
           lastCheck = performance.now();
-          await evaluate();
+          // A failed read (tmux reconnecting) must not end the server: the next re-check tries again.
+          await evaluate().catch(() => {});
         } while (again && !done);
       } finally {
         checking = false;
