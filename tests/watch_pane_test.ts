@@ -27,6 +27,19 @@ async function sendAndWatch(server: TestServer, pane: string, text: string, trig
   });
 }
 
+/**
+ * Ctrl-C once `sleep 30` holds the terminal. Pressed in the instant between a builtin (`printf`)
+ * and the fork of `sleep`, the shell still owns the terminal and a person's Ctrl-C is lost the same
+ * way (bash takes it for the child's, and the child has not set up yet).
+ */
+async function interruptSleep(server: TestServer, pane: string): Promise<void> {
+  await until(
+    () => server.call<{ foreground_command: string }>("pane_state", { pane_id: pane }),
+    (s) => s.foreground_command === "sleep",
+  );
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+}
+
 Deno.test("watch_pane fires exit when the pane's process ends", async () => {
   await using server = await TestServer.start();
   const { pane_id } = await server.call<{ pane_id: string }>("create_pane", {
@@ -164,7 +177,7 @@ Deno.test("watch_pane: idle after a burst, shell when the command returns, bell,
   assert.equal(idle.trigger, "idle:1");
   assert.ok(idle.elapsed_ms >= 1000 && idle.elapsed_ms < 4000, `elapsed ${idle.elapsed_ms}`);
   assert.match(idle.output, /line5/);
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 
   const shell = await sendAndWatch(server, pane, "sleep 0.5; echo finished", ["shell"]);
   assert.equal(shell.trigger, "shell");
@@ -174,7 +187,7 @@ Deno.test("watch_pane: idle after a burst, shell when the command returns, bell,
 
   const bell = await sendAndWatch(server, pane, "sleep 0.3; printf '\\a'; sleep 30", ["bell", "idle:5"]);
   assert.equal(bell.trigger, "bell");
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 
   const pattern = await sendAndWatch(server, pane, "sleep 0.3; echo 'listening on port 8080'; sleep 30", [
     "exit",
@@ -182,13 +195,13 @@ Deno.test("watch_pane: idle after a burst, shell when the command returns, bell,
   ]);
   assert.equal(pattern.trigger, "pattern:port \\d+$");
   assert.equal(pattern.line, "listening on port 8080");
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 
   await Deno.writeTextFile(`${server.dir}/boom.py`, "import time\ntime.sleep(.3)\nraise ValueError('boom')\n");
   const traceback = await sendAndWatch(server, pane, `python3 ${server.dir}/boom.py; sleep 30`, ["error", "idle:5"]);
   assert.equal(traceback.trigger, "error");
   assert.equal(traceback.line, "Traceback (most recent call last):");
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 
   const compiler = await sendAndWatch(server, pane, "sleep 0.3; echo 'main.c:3:1: error: expected ;'; sleep 30", [
     "error",
@@ -196,7 +209,7 @@ Deno.test("watch_pane: idle after a burst, shell when the command returns, bell,
   ]);
   assert.equal(compiler.trigger, "error");
   assert.equal(compiler.line, "main.c:3:1: error: expected ;");
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 });
 
 Deno.test("watch_pane fires input for read -p, python input() and cat, not for sleep", async () => {
