@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
-import { paneIds } from "../results.ts";
+import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import { resolveAndCapture } from "../../engine/panes/mod.ts";
 import { readScreen, toHtml, toSvg } from "../../engine/screen/mod.ts";
 
@@ -24,6 +24,14 @@ export const screenTools = [
       end: z.number().int().min(-10_000_000).max(10_000).optional().describe("tmux -E line"),
       join_wrapped: z.boolean().optional(),
       ansi: z.boolean().optional().describe("keep colour escapes"),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      status: "running or exited",
+      exit_code: "exited panes: the exit status (128+N for signal N)",
+      lines: "number of lines returned",
+      truncated: "older lines were left out",
+      text: "the captured text",
     },
     async handler(args, ctx) {
       const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, ctx.workspace.instance, {
@@ -55,6 +63,18 @@ export const screenTools = [
     tier: "readonly",
     annotations: READ_ONLY,
     input: { pane_id: paneIdArg, format: z.enum(["text", "ansi", "html", "svg"]).optional() },
+    result: {
+      ...RESULT_PANE_IDS,
+      format: "text, ansi, html or svg",
+      content: "the screen in that format",
+      cursor: "cursor position {x, y}",
+      mode: "tmux pane mode (copy-mode …) or null",
+      size: "{width, height}",
+      scroll_position: "lines scrolled back in copy mode",
+      history_size: "lines of scrollback",
+      alternate_screen: "a full-screen program (vim, less) holds the screen",
+      status: "running or exited",
+    },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
       const format = args.format ?? "text";
