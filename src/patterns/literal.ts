@@ -49,6 +49,7 @@ export function literalOf(source: string, ignoreCase: boolean): Literal | null {
 
 /** Matches a Literal with string search, or for ignoreCase with a native regex that holds no quantifier. */
 export class LiteralPattern implements Pattern {
+  readonly automaton = false;
   readonly #lit: Literal;
   /** Case-insensitive literals: `test`/`match` form (anchored as the literal is) and chunk-search form. */
   readonly #folded: RegExp | null;
@@ -74,6 +75,14 @@ export class LiteralPattern implements Pattern {
   match(text: string): string | null {
     if (this.#folded) return this.#folded.exec(text)?.[0] ?? null;
     return this.test(text) ? this.#lit.text : null;
+  }
+
+  mayMatchIn(text: string): boolean {
+    const lit = this.#lit.text;
+    if (/[\r\n]/.test(lit)) return true;
+    if (!this.#foldedSearch) return text.includes(lit);
+    this.#foldedSearch.lastIndex = 0;
+    return this.#foldedSearch.test(text);
   }
 
   firstMatchingLine(chunk: string): LineMatch | null {

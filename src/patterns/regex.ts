@@ -13,6 +13,7 @@ export function loadRe2(): Promise<Re2Engine> {
 /** A regex matched by re2js (RE2's automata: time linear in the text, no backtracking). */
 export class RegexPattern implements Pattern {
   readonly isRegex = true;
+  readonly automaton = true;
   readonly #engine: Re2Engine;
   readonly #re2: string;
   readonly #line: RE2JS;
@@ -39,6 +40,10 @@ export class RegexPattern implements Pattern {
     if (!this.#line.test(text)) return null;
     const m = this.#line.matcher(text);
     return m.find() ? m.group() : null;
+  }
+
+  mayMatchIn(text: string): boolean {
+    return this.#needle === "" || /[\r\n]/.test(this.#needle) || text.includes(this.#needle);
   }
 
   firstMatchingLine(chunk: string): LineMatch | null {

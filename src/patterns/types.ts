@@ -14,6 +14,11 @@ export interface Pattern {
   readonly source: string;
   /** False for a literal substring (`regex: false`). */
   readonly isRegex: boolean;
+  /**
+   * Matched by the regex automaton, whose cost per character grows with the compiled program
+   * (callers bound the text they give it); false when string search does the matching.
+   */
+  readonly automaton: boolean;
   /** True when the pattern matches somewhere in `text` (`^`/`$` at its ends). */
   test(text: string): boolean;
   /** The leftmost match in `text` (JavaScript's leftmost-first choice), or null. */
@@ -25,4 +30,10 @@ export interface Pattern {
    * a regex that passes a whole-chunk test, or a literal.
    */
   firstMatchingLine(chunk: string): LineMatch | null;
+  /**
+   * False only when no line of `text` can match, whatever its line breaks (`\n` or `\r\n`): the
+   * text lacks a string every match contains. One native search; true when the pattern has no
+   * such string.
+   */
+  mayMatchIn(text: string): boolean;
 }

@@ -53,6 +53,8 @@ export interface ServerOptions {
   entry?: string;
   /** Variables removed from the server's environment (as a client that passes only a few would). */
   unset?: string[];
+  /** Extra `deno run` flags (benchmarks: `--inspect=127.0.0.1:0` to read the server's heap). */
+  denoFlags?: string[];
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -104,6 +106,7 @@ export class TestServer {
       args: [
         "run",
         ...(options.entry ? ["--no-config"] : []),
+        ...(options.denoFlags ?? []),
         ...startPermissions(env, [dir]),
         options.entry ?? `${ROOT}main.ts`,
         "--socket-path",

@@ -8,9 +8,25 @@ export interface FollowHandle {
   readonly offset: number;
 }
 
+/**
+ * Receives a follower's bytes. With `borrow`, `bytes` is a view of the follower's read buffer,
+ * valid only until the callback returns (copy what you keep). A returned promise holds further
+ * reads until it settles: a slow consumer is never handed more than one chunk at a time, and
+ * the log (durable) holds the rest meanwhile.
+ */
+export type OnLogData = (bytes: Uint8Array, offset: number) => unknown;
+
+export interface FollowOptions {
+  /** Deliver views of one reused read buffer instead of a fresh copy per read. */
+  borrow?: boolean;
+}
+
 interface Subscriber {
-  buffer?: Uint8Array;
+  buffer: Uint8Array;
+  borrow: boolean;
   busyUntil: number;
+  /** The current pause after a full read; grows while a flood goes on (see #schedule). */
+  busyDelay: number;
   timer?: ReturnType<typeof setTimeout>;
   path: string;
   offset: number;
@@ -22,16 +38,21 @@ interface Subscriber {
   positioned: boolean;
   /** An event named another file than the one being read: a new segment may have started. */
   rotationHint: boolean;
-  onData(bytes: Uint8Array, offset: number): void;
+  onData: OnLogData;
   draining: boolean;
   dirty: boolean;
   closed: boolean;
 }
 
-const CHUNK = 256 * 1024;
+// The read buffer starts small (20 quiet panes cost little) and grows while reads fill it.
+const FIRST_CHUNK = 16 * 1024;
+const MAX_CHUNK = 256 * 1024;
 // A read this large means a burst: the next one waits a little to batch writes (see #schedule).
 const BUSY_BYTES = 4 * 1024;
 const BUSY_DELAY_MS = 5;
+// While a flood goes on the pause doubles up to this: fewer, larger reads (a wait needs the
+// newest lines promptly, not one read per write of the program).
+const MAX_BUSY_DELAY_MS = 40;
 
 /**
  * Follows append-only log files with `Deno.watchFs` (inotify on Linux): each write raises an
@@ -42,15 +63,20 @@ const BUSY_DELAY_MS = 5;
  */
 export class LogFollower {
   readonly #subscribers = new Map<string, Set<Subscriber>>();
+  /** Event path → the log it belongs to (parsed once: a flood raises thousands of events a second). */
+  readonly #owners = new Map<string, string>();
   #watcher: Deno.FsWatcher | null = null;
 
   constructor(private readonly dir: string) {}
 
   /** Delivers every byte of `path` from `fromOffset` on, as it is written. */
-  follow(path: string, fromOffset: number, onData: (bytes: Uint8Array, offset: number) => void): FollowHandle {
+  follow(path: string, fromOffset: number, onData: OnLogData, options: FollowOptions = {}): FollowHandle {
     if (dirname(path) !== this.dir) throw new RangeError(`not a followed log file: ${path}`);
     this.#ensureWatcher();
     const sub: Subscriber = {
+      buffer: new Uint8Array(FIRST_CHUNK),
+      borrow: options.borrow ?? false,
+      busyDelay: BUSY_DELAY_MS,
       path,
       offset: fromOffset,
       file: null,
@@ -90,7 +116,7 @@ export class LogFollower {
       try {
         for await (const event of watcher) {
           for (const path of event.paths) {
-            const set = this.#subscribers.get(parseSegmentName(path)?.logPath ?? path);
+            const set = this.#subscribers.get(this.#owner(path));
             if (!set) continue;
             for (const sub of set) {
               if (path !== sub.filePath) sub.rotationHint = true;
@@ -104,11 +130,21 @@ export class LogFollower {
     })();
   }
 
+  #owner(path: string): string {
+    let owner = this.#owners.get(path);
+    if (owner === undefined) {
+      if (this.#owners.size > 1024) this.#owners.clear(); // segments come and go: stay bounded
+      owner = parseSegmentName(path)?.logPath ?? path;
+      this.#owners.set(path, owner);
+    }
+    return owner;
+  }
+
   /**
    * Reads at once after an event, unless the last read found a burst: then the next read waits
-   * BUSY_DELAY_MS so a firehose is read in few large chunks instead of one per tmux write (the
-   * reader's CPU would otherwise slow the writer on a two-core machine). Sparse output keeps
-   * sub-millisecond latency.
+   * (5 ms, doubling up to 40 ms while the burst goes on) so a firehose is read in few large chunks
+   * instead of one per tmux write (the reader's CPU would otherwise slow the writer on a two-core
+   * machine). Sparse output keeps sub-millisecond latency.
    */
   #schedule(sub: Subscriber): void {
     if (sub.timer !== undefined || sub.closed) return;
@@ -132,23 +168,31 @@ export class LogFollower {
         if (!sub.file && !await this.#open(sub)) return; // created on the pane's first output
         if (!sub.positioned) await sub.file!.seek(sub.offset - sub.fileStart, Deno.SeekMode.Start);
         sub.positioned = true; // reads are sequential from here: no seek per event
-        // One read buffer per subscriber: a chatty pane raises thousands of events a second.
-        const buffer = sub.buffer ??= new Uint8Array(CHUNK);
         let burst = 0;
         for (;;) {
           if (sub.closed) return;
+          const buffer = sub.buffer;
           const n = await sub.file!.read(buffer);
           burst += n ?? 0;
-          sub.busyUntil = burst >= BUSY_BYTES ? performance.now() + BUSY_DELAY_MS : 0;
           if (n === null || n === 0) {
             if (await this.#nextSegment(sub)) continue;
             break;
           }
           const start = sub.offset;
           sub.offset += n;
-          sub.onData(buffer.slice(0, n), start);
+          const delivered = sub.onData(sub.borrow ? buffer.subarray(0, n) : buffer.slice(0, n), start);
+          if (delivered instanceof Promise) await delivered;
           // A short read of a regular file means its end for now: skip the read that would say so.
           if (n < buffer.length) break;
+          if (buffer.length < MAX_CHUNK) sub.buffer = new Uint8Array(buffer.length * 4);
+        }
+        if (burst >= BUSY_BYTES) {
+          sub.busyDelay = sub.busyUntil > 0 ? Math.min(sub.busyDelay * 2, MAX_BUSY_DELAY_MS) : BUSY_DELAY_MS;
+          sub.busyUntil = performance.now() + sub.busyDelay;
+        } else {
+          sub.busyUntil = 0;
+          sub.busyDelay = BUSY_DELAY_MS;
+          if (sub.buffer.length > FIRST_CHUNK) sub.buffer = new Uint8Array(FIRST_CHUNK); // quiet again
         }
       } while (sub.dirty && !sub.closed);
     } catch (error) {

@@ -3,7 +3,7 @@
  * followed with filesystem events; other panes are tapped through control-mode `%output`.
  * `renderTerminalText` turns terminal bytes into the text a person would read.
  */
-export { type OutputPane, type OutputSubscription, PaneOutput } from "./source.ts";
+export { type OnBytes, type OutputPane, type OutputSubscription, PaneOutput, type SubscribeOptions } from "./source.ts";
 export { logSize } from "./follower.ts";
 export { ensureLogDir, logDir, logPathFor, pipeCommand } from "./log_files.ts";
 export { logEntries, type LogEntry, pruneLogs, recordLog } from "./registry.ts";

@@ -1,6 +1,19 @@
 import { dirname } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { type FollowHandle, LogFollower, logSize } from "./follower.ts";
+
+/**
+ * Receives a pane's bytes. A returned promise holds further reads of a logged pane until it settles
+ * (its log keeps the rest); `%output` cannot be held, so the consumer queues it.
+ */
+export type OnBytes = (bytes: Uint8Array) => void | Promise<void>;
+
+export interface SubscribeOptions {
+  /** Read from this offset of a logged pane's log (default: its end now). */
+  fromOffset?: number;
+  /** `bytes` may be a view of a reused buffer, valid only during the call (copy what you keep). */
+  borrow?: boolean;
+}
 import { SessionTaps } from "./session_taps.ts";
 
 /** What the output source needs to know of a pane (a `PaneInfo` is one). */
@@ -31,19 +44,20 @@ export class PaneOutput {
 
   /**
    * Calls `onBytes` with every byte the pane writes from now on (or, for a logged pane, from
-   * `fromOffset` in its log). Resolves once the subscription is live.
+   * `fromOffset` in its log; a number is that offset). Resolves once the subscription is live.
    */
   async subscribe(
     pane: OutputPane,
-    onBytes: (bytes: Uint8Array) => void,
-    fromOffset?: number,
+    onBytes: OnBytes,
+    options: number | SubscribeOptions = {},
   ): Promise<OutputSubscription> {
+    const { fromOffset, borrow } = typeof options === "number" ? { fromOffset: options, borrow: false } : options;
     if (this.followsLog(pane)) {
       const start = fromOffset ?? await logSize(pane.logPath!);
-      const handle: FollowHandle = this.follower.follow(pane.logPath!, start, (bytes) => onBytes(bytes));
+      const handle: FollowHandle = this.follower.follow(pane.logPath!, start, (bytes) => onBytes(bytes), { borrow });
       return { close: () => handle.close() };
     }
-    return await this.taps.subscribe(pane.sessionName, pane.paneId, onBytes);
+    return await this.taps.subscribe(pane.sessionName, pane.paneId, (bytes) => void onBytes(bytes));
   }
 
   /** Whether the pane's bytes come from its log (a pane of this state directory) rather than `%output`. */

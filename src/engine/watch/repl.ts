@@ -1,5 +1,7 @@
 import type { PaneInfo } from "../panes/mod.ts";
 import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
+import { chunkLines } from "./line_scanner.ts";
+import { MAX_MATCH_LINE_CHARS } from "./chunk_match.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 import type { Paster } from "../panes/mod.ts";
 import type { LineTest } from "./triggers.ts";
@@ -48,14 +50,17 @@ export async function runInRepl(
   const output: string[] = [];
   let scan: PaneScan | null = null;
   const end = await runWait<"prompt" | "more">(options, async (finish) => {
-    scan = await scanPane(deps, pane, (lines, scanner) => {
-      for (const line of lines) {
+    scan = await scanPane(deps, pane, (lines, _bytes, scanner) => {
+      for (const line of chunkLines(lines)) {
         if (echoed < inputLines.length && isEcho(line, inputLines[echoed])) echoed++;
         else output.push(line);
       }
       const last = scanner.partialForMatch;
       if (echoed < inputLines.length || last === null) return;
-      if (prompt.test(last)) return finish("prompt");
+      // A prompt ends its line: a long line is tested on its end (bounded work per test).
+      if (prompt.test(last.length > MAX_MATCH_LINE_CHARS ? last.slice(-MAX_MATCH_LINE_CHARS) : last)) {
+        return finish("prompt");
+      }
       if (!CONTINUATION.test(last)) return;
       if (completed) return finish("more");
       completed = true;

@@ -3,12 +3,13 @@
  * input) are decided from /proc and tmux in wait_watch.ts.
  */
 
-import type { Pattern, PatternOptions } from "../../patterns/mod.ts";
+import type { LineMatch, Pattern, PatternOptions } from "../../patterns/mod.ts";
+import type { ChunkTest } from "./chunk_match.ts";
 
 export type Trigger =
   | { kind: "exit" | "shell" | "input" | "error" | "bell" | "change"; name: string }
   | { kind: "idle"; name: string; ms: number }
-  | { kind: "pattern"; name: string; re: LineTest };
+  | { kind: "pattern"; name: string; re: ChunkTest };
 
 /** What a trigger tests a line with: a compiled pattern (linear time) or the fixed error regex. */
 export interface LineTest {
@@ -27,6 +28,41 @@ export const DEFAULT_TRIGGERS = ["exit", "shell", "input", "error"] as const;
  */
 export const ERROR_RE =
   /Traceback \(most recent call last\)|(?:^|[\s:\]])(?:error|ERROR|Error)(?:\[[\w-]+\])?:|^(?:fatal|FATAL):|\bFATAL\b|\b[A-Z]\w*(?:Error|Exception)\b(?::|$)|^panic:|^thread '.*' panicked|Segmentation fault|core dumped|npm ERR!|Unhandled (?:exception|rejection)/;
+
+// The same regex for many lines at once: `^`/`$` at each line's ends. No branch matches across a
+// newline except `[\s:\]]` before `error:` at a line's start, where `^` matches too.
+const ERROR_LINES = new RegExp(ERROR_RE.source, "gm");
+// Every match of ERROR_RE contains one of these (a native search each rules out a whole chunk).
+const ERROR_NEEDLES = [
+  "Traceback",
+  "rror", // error, Error, TypeError
+  "RROR",
+  "atal:", // fatal:
+  "ATAL", // FATAL
+  "xception",
+  "panic",
+  "Segmentation fault",
+  "core dumped",
+  "npm ERR!",
+  "Unhandled ",
+];
+
+/** The error regex as a chunk test: the line holding the first match (its last character is on it). */
+export const ERROR_TEST: ChunkTest = {
+  mayMatchIn(text: string): boolean {
+    return ERROR_NEEDLES.some((needle) => text.includes(needle));
+  },
+  firstMatchingLine(chunk: string): LineMatch | null {
+    ERROR_LINES.lastIndex = 0;
+    const found = ERROR_LINES.exec(chunk);
+    if (!found) return null;
+    const last = found.index + found[0].length - 1;
+    const start = chunk.lastIndexOf("\n", last) + 1;
+    const end = chunk.indexOf("\n", last);
+    const match = found.index < start ? found[0].slice(start - found.index) : found[0];
+    return { line: chunk.slice(start, end < 0 ? chunk.length : end), match, index: start };
+  },
+};
 
 const SIMPLE = new Set(["exit", "shell", "input", "error", "bell", "change"]);
 
@@ -69,6 +105,8 @@ export class BellDetector {
 
   /** True when `bytes` contain a bell. */
   push(bytes: Uint8Array): boolean {
+    // Most chunks hold neither BEL nor ESC: two native searches instead of a loop per byte.
+    if (this.#state === "text" && bytes.indexOf(0x07) < 0 && bytes.indexOf(0x1b) < 0) return false;
     let rang = false;
     for (const b of bytes) {
       switch (this.#state) {

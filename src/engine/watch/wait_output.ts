@@ -4,7 +4,8 @@ import { logSize, readLogRange, renderTerminalText } from "../output/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { atShellPrompt, paneProcess, type ProcState } from "./procstate.ts";
 import type { ProcReader } from "./proc_reader.ts";
-import { LineScanner } from "./line_scanner.ts";
+import { ChunkLines, LineScanner, NO_LINES } from "./line_scanner.ts";
+import { type ChunkTest, firstMatch } from "./chunk_match.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 
 /**
@@ -41,21 +42,60 @@ export interface PaneScan {
 }
 
 /**
+ * Called per chunk of output: `lines` holds the complete lines it finished, rendered (none with
+ * `decode: false`), `bytes` the chunk's raw bytes, valid only until the callback
+ * returns or first awaits. A returned promise holds the next chunk until it settles.
+ */
+export type OnChunk = (lines: ChunkLines, bytes: Uint8Array, scanner: LineScanner) => void | Promise<void>;
+
+export interface ScanOptions {
+  echoGuard?: boolean;
+  keepLines?: number;
+  keepChars?: number;
+  fromOffset?: number;
+  /** Decode and render lines (default); false keeps only the raw tail for the final report. */
+  decode?: boolean;
+}
+
+/**
  * Starts turning a pane's new output into lines. With `echoGuard`, the rest of a line already
  * begun when the wait starts (or, at a shell prompt, the line about to be drawn) is skipped: after
  * `send_keys "cmd"`, the command line's echo can reach the log a few milliseconds after the wait
- * began, and it must not match.
+ * began, and it must not match. Chunks reach `onChunk` one at a time, in order: while it works on
+ * one (a costly pattern yields to the event loop), a logged pane's reads wait and `%output` queues.
  */
 export async function scanPane(
   deps: WaitDeps,
   pane: PaneInfo,
-  onLines: (lines: string[], scanner: LineScanner, bytes: Uint8Array) => void,
-  options: { echoGuard?: boolean; keepLines?: number; keepChars?: number; fromOffset?: number } = {},
+  onChunk: OnChunk,
+  options: ScanOptions = {},
 ): Promise<PaneScan> {
   let scanner = new LineScanner(options);
+  const decode = options.decode ?? true;
   const queue: Uint8Array[] = [];
   let ready = false;
-  const feed = (bytes: Uint8Array) => onLines(scanner.push(bytes), scanner, bytes);
+  let closed = false;
+  let busy: Promise<void> | null = null; // the chunk being worked on, when its callback awaits
+  const run = (bytes: Uint8Array): void | Promise<void> => {
+    if (closed) return;
+    const lines = decode ? scanner.push(bytes) : (scanner.keep(bytes), NO_LINES);
+    return onChunk(lines, bytes, scanner);
+  };
+  const feed = (bytes: Uint8Array): void | Promise<void> => {
+    if (busy) {
+      const copy = bytes.slice(); // %output arrives while a chunk is still worked on: keep it in order
+      const next: Promise<void> = busy.then(() => run(copy)).finally(() => {
+        if (busy === next) busy = null;
+      });
+      return busy = next;
+    }
+    const pending = run(bytes);
+    if (!pending) return;
+    const next: Promise<void> = pending.finally(() => {
+      if (busy === next) busy = null;
+    });
+    return busy = next;
+  };
   let start = options.fromOffset;
   let midLine = false;
   const logged = deps.output.followsLog(pane);
@@ -70,9 +110,9 @@ export async function scanPane(
   // Read after the start position: "at a prompt" then proves the typed line's echo comes after it.
   const proc = options.echoGuard ? (await paneProcess(deps.proc, pane)).proc : null;
   const subscription = await deps.output.subscribe(pane, (bytes) => {
-    if (ready) feed(bytes);
-    else queue.push(bytes);
-  }, start);
+    if (ready) return feed(bytes);
+    queue.push(bytes.slice());
+  }, { fromOffset: start, borrow: true });
   let gap: string[] = [];
   try {
     // A line already begun is not new output (at a prompt: the prompt, then the typed command's echo).
@@ -84,11 +124,17 @@ export async function scanPane(
     subscription.close();
     throw error;
   }
-  // Rows completed while %output was being switched on (a control client attaches in a few ms).
-  if (gap.length > 0) onLines(scanner.pushText(gap.map((l) => l + "\n").join("")), scanner, new Uint8Array(0));
   ready = true;
+  // Rows completed while %output was being switched on (a control client attaches in a few ms).
+  if (gap.length > 0) feed(new TextEncoder().encode(gap.map((l) => l + "\n").join("")));
   for (const bytes of queue.splice(0)) feed(bytes);
-  return { scanner, close: () => subscription.close() };
+  return {
+    scanner,
+    close: () => {
+      closed = true;
+      subscription.close();
+    },
+  };
 }
 
 /**
@@ -144,35 +190,41 @@ export interface OutputWaitResult {
 }
 
 /**
- * Waits until a line of the pane's output satisfies `matcher` (which returns the matched text
- * or null). By default only output written after the call began can match; `since: "screen"`
- * also tests what is visible now. Event driven: log follower or `%output`, never a poll.
- * Reusable by any tool that waits for a readiness line.
+ * Waits until a line of the pane's output matches `pattern`. By default only output written
+ * after the call began can match; `since: "screen"` also tests what is visible now. Event
+ * driven: log follower or `%output`, never a poll. Each chunk's lines are matched in one call
+ * (see chunk_match.ts). Reusable by any tool that waits for a readiness line.
  */
 export async function waitForOutput(
   deps: WaitDeps,
   pane: PaneInfo,
-  matcher: (line: string) => string | null,
+  pattern: ChunkTest,
   options: WaitOptions & { since?: Since },
 ): Promise<OutputWaitResult> {
   let scan: PaneScan | null = null;
   let screen: string[] = [];
   const end = await runWait<OutputMatch>(options, async (finish) => {
-    const test = (line: string | null, from: OutputMatch["from"]) => {
-      if (line === null) return;
-      const match = matcher(line);
-      if (match !== null) finish({ line, match, from });
+    let done = false;
+    const test = async (lines: ChunkLines, from: OutputMatch["from"]) => {
+      if (done) return;
+      const found = await firstMatch([pattern], lines);
+      if (found && !done) {
+        done = true;
+        finish({ line: found.line, match: found.match, from });
+      }
     };
-    scan = await scanPane(deps, pane, (lines, scanner) => {
-      for (const line of lines) test(line, "output");
-      test(scanner.partialForMatch, "output");
-    }, { echoGuard: options.since !== "screen" });
+    scan = await scanPane(deps, pane, async (lines, _bytes, scanner) => {
+      await test(lines.withPartial(scanner.partialForMatch), "output");
+    }, { echoGuard: options.since !== "screen", keepLines: 20, keepChars: 4_000 });
     if (options.since === "screen") {
       screen = await visibleLines(deps.tmux, pane.paneId);
-      for (const line of screen.toReversed()) test(line, "screen");
+      await test(new ChunkLines(screen.toReversed().join("\n")), "screen");
     }
     const current = scan;
-    return () => current.close();
+    return () => {
+      done = true;
+      current.close();
+    };
   });
   const seen: string[] = (scan as PaneScan | null)?.scanner.lastLines(20) ?? [];
   if (end.kind !== "done") {

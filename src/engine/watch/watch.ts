@@ -3,7 +3,8 @@ import { atShellPrompt, type PaneProcess, processExists, readProcState, waitsFor
 import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
 import { deadStatus, finalState } from "./pane_end.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
-import { BellDetector, ERROR_RE, type Trigger } from "./triggers.ts";
+import { BellDetector, ERROR_TEST, type Trigger } from "./triggers.ts";
+import { firstMatch } from "./chunk_match.ts";
 import type { ServerEvents } from "../events/mod.ts";
 
 /** A watch also publishes the trigger that fired on the server's event stream. */
@@ -174,7 +175,7 @@ export async function watchPane(
       }
     };
 
-    const bell = new BellDetector();
+    const bell = has("bell") ? new BellDetector() : null;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
     const idle = triggers.find((t) => t.kind === "idle");
     const armIdle = () => {
@@ -182,26 +183,28 @@ export async function watchPane(
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => fire({ trigger: idle.name }), idle.ms);
     };
+    // Output triggers in their order: a text test, or one that fires on any (ringing) chunk.
+    const textTriggers = triggers.flatMap((t, order) => {
+      if (t.kind === "pattern") return [{ order, name: t.name, test: t.re }];
+      return t.kind === "error" ? [{ order, name: t.name, test: ERROR_TEST }] : [];
+    });
 
-    scan = await scanPane(deps, pane, (lines, scanner, bytes) => {
+    scan = await scanPane(deps, pane, async (lines, bytes, scanner) => {
       if (done) return;
       lastOutput = performance.now();
       outputSeen = true;
       armIdle();
-      const rang = bell.push(bytes);
-      const partial = scanner.partial;
-      const candidates = partial === null ? lines : [...lines, partial];
-      for (const t of triggers) {
-        if (t.kind === "change") return fire({ trigger: t.name });
-        if (t.kind === "bell" && rang) return fire({ trigger: t.name });
-        if (t.kind === "pattern" || t.kind === "error") {
-          const re = t.kind === "pattern" ? t.re : ERROR_RE;
-          const line = candidates.find((l) => re.test(l));
-          if (line !== undefined) return fire({ trigger: t.name, line });
-        }
+      const rang = bell?.push(bytes) ?? false; // before any await: `bytes` is only lent
+      const instant = triggers.findIndex((t) => t.kind === "change" || (t.kind === "bell" && rang));
+      const tests = textTriggers.filter((t) => instant < 0 || t.order < instant);
+      if (tests.length > 0) {
+        const found = await firstMatch(tests.map((t) => t.test), lines.withPartial(scanner.partial));
+        if (done) return;
+        if (found) return fire({ trigger: tests[found.test].name, line: found.line });
       }
+      if (instant >= 0) return fire({ trigger: triggers[instant].name });
       checkWhenQuiet();
-    }, { echoGuard: true, keepLines: 200, keepChars: 16_000 });
+    }, { echoGuard: true, keepLines: 200, keepChars: 16_000, decode: textTriggers.length > 0 });
 
     armIdle();
     const unlisten = deps.tmux.onNotification((name) => {

@@ -60,7 +60,11 @@ export class Subscriptions {
     let feed = this.#feeds.get(pane.paneId);
     if (!feed) {
       const throttle = new Throttle(UPDATE_INTERVAL_MS, () => this.#updated(pane.paneId));
-      feed = { uris: new Set(), throttle, output: this.app.output.subscribe(pane, () => throttle.poke()) };
+      feed = {
+        uris: new Set(),
+        throttle,
+        output: this.app.output.subscribe(pane, () => throttle.poke(), { borrow: true }),
+      };
       this.#feeds.set(pane.paneId, feed);
     }
     feed.uris.add(uri);

@@ -88,10 +88,9 @@ export const watchTools = [
     errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile" },
     async handler(args, ctx) {
       const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
-      const matcher = (line: string) => pattern.match(line);
       const pane = await ctx.pane(args.pane_id);
       const limit = timeout(args.timeout_ms, 30_000);
-      const { end, lastLines } = await waitForOutput(ctx.app, pane, matcher, {
+      const { end, lastLines } = await waitForOutput(ctx.app, pane, pattern, {
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, `waiting for ${JSON.stringify(args.pattern.slice(0, 40))}`),
