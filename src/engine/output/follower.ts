@@ -27,6 +27,9 @@ interface Subscriber {
   busyUntil: number;
   /** The current pause after a full read; grows while a flood goes on (see #schedule). */
   busyDelay: number;
+  /** A flood: read on a timer, events ignored (see #pace). */
+  polling: boolean;
+  quietPolls: number;
   timer?: ReturnType<typeof setTimeout>;
   path: string;
   offset: number;
@@ -53,6 +56,8 @@ const BUSY_DELAY_MS = 5;
 // While a flood goes on the pause doubles up to this: fewer, larger reads (a wait needs the
 // newest lines promptly, not one read per write of the program).
 const MAX_BUSY_DELAY_MS = 40;
+// Polls that found little before a flooded log is followed by events again.
+const QUIET_POLLS = 3;
 
 /**
  * Follows append-only log files with `Deno.watchFs` (inotify on Linux): each write raises an
@@ -77,6 +82,8 @@ export class LogFollower {
       buffer: new Uint8Array(FIRST_CHUNK),
       borrow: options.borrow ?? false,
       busyDelay: BUSY_DELAY_MS,
+      polling: false,
+      quietPolls: 0,
       path,
       offset: fromOffset,
       file: null,
@@ -102,6 +109,11 @@ export class LogFollower {
     };
   }
 
+  /** Whether the directory watch is open (closed while every followed log floods; for tests). */
+  get watching(): boolean {
+    return this.#watcher !== null;
+  }
+
   close(): void {
     for (const set of this.#subscribers.values()) for (const sub of set) this.#unsubscribe(sub);
     this.#watcher?.close();
@@ -120,7 +132,7 @@ export class LogFollower {
             if (!set) continue;
             for (const sub of set) {
               if (path !== sub.filePath) sub.rotationHint = true;
-              this.#schedule(sub);
+              if (!sub.polling) this.#schedule(sub);
             }
           }
         }
@@ -162,13 +174,13 @@ export class LogFollower {
       return;
     }
     sub.draining = true;
+    let burst = 0;
     try {
       do {
         sub.dirty = false;
         if (!sub.file && !await this.#open(sub)) return; // created on the pane's first output
         if (!sub.positioned) await sub.file!.seek(sub.offset - sub.fileStart, Deno.SeekMode.Start);
         sub.positioned = true; // reads are sequential from here: no seek per event
-        let burst = 0;
         for (;;) {
           if (sub.closed) return;
           const buffer = sub.buffer;
@@ -186,20 +198,56 @@ export class LogFollower {
           if (n < buffer.length) break;
           if (buffer.length < MAX_CHUNK) sub.buffer = new Uint8Array(buffer.length * 4);
         }
-        if (burst >= BUSY_BYTES) {
-          sub.busyDelay = sub.busyUntil > 0 ? Math.min(sub.busyDelay * 2, MAX_BUSY_DELAY_MS) : BUSY_DELAY_MS;
-          sub.busyUntil = performance.now() + sub.busyDelay;
-        } else {
-          sub.busyUntil = 0;
-          sub.busyDelay = BUSY_DELAY_MS;
-          if (sub.buffer.length > FIRST_CHUNK) sub.buffer = new Uint8Array(FIRST_CHUNK); // quiet again
-        }
-      } while (sub.dirty && !sub.closed);
+        // Events during a small read: read again at once (sparse output keeps its latency).
+      } while (sub.dirty && !sub.closed && burst < BUSY_BYTES);
     } catch (error) {
       console.error(`[tmuxwright] reading ${sub.path} failed:`, error);
     } finally {
       sub.draining = false;
+      if (!sub.closed && (this.#pace(sub, burst) || sub.dirty || sub.polling)) this.#schedule(sub);
     }
+  }
+
+  /**
+   * After a drain: a burst makes the next read wait, doubling while it lasts. A flood that keeps
+   * the longest pause switches the log to polling: every write of the program raises an inotify
+   * event, thousands a second, and handling them cost the server more CPU than reading the
+   * bytes; with every followed log polling, the directory watch is closed until one is quiet
+   * again (QUIET_POLLS polls that found little). True when it should be read again now (what
+   * came between the last poll and the watch).
+   */
+  #pace(sub: Subscriber, burst: number): boolean {
+    if (burst >= BUSY_BYTES) {
+      sub.busyDelay = sub.busyUntil > 0 ? Math.min(sub.busyDelay * 2, MAX_BUSY_DELAY_MS) : BUSY_DELAY_MS;
+      sub.busyUntil = performance.now() + sub.busyDelay;
+      sub.quietPolls = 0;
+      if (sub.busyDelay >= MAX_BUSY_DELAY_MS && !sub.polling) {
+        sub.polling = true;
+        this.#updateWatcher();
+      }
+      return false;
+    }
+    if (sub.polling && ++sub.quietPolls < QUIET_POLLS) {
+      sub.busyUntil = performance.now() + sub.busyDelay;
+      return false;
+    }
+    sub.busyUntil = 0;
+    sub.busyDelay = BUSY_DELAY_MS;
+    if (sub.buffer.length > FIRST_CHUNK) sub.buffer = new Uint8Array(FIRST_CHUNK); // quiet again
+    if (!sub.polling) return false;
+    sub.polling = false;
+    sub.rotationHint = true; // no event told of a segment started while polling
+    this.#updateWatcher();
+    return true;
+  }
+
+  /** The directory is watched while any followed log is not polling. */
+  #updateWatcher(): void {
+    for (const set of this.#subscribers.values()) {
+      for (const sub of set) if (!sub.polling) return this.#ensureWatcher();
+    }
+    this.#watcher?.close();
+    this.#watcher = null;
   }
 
   /** Opens the segment holding `sub.offset` (or the oldest kept one, if that offset was rotated away). */
@@ -222,10 +270,10 @@ export class LogFollower {
 
   /**
    * At the end of a segment: switches to the next one if the writer has started it. Only tried
-   * after an event for another file (a failed open costs an exception, at every end of data).
+   * after an event for another file, or while polling (a failed open costs an exception).
    */
   async #nextSegment(sub: Subscriber): Promise<boolean> {
-    if (sub.offset === sub.fileStart || !sub.rotationHint) return false;
+    if (sub.offset === sub.fileStart || !(sub.rotationHint || sub.polling)) return false;
     sub.rotationHint = false;
     let next: Deno.FsFile;
     const path = segmentPath(sub.path, sub.offset);
@@ -252,10 +300,7 @@ export class LogFollower {
     const set = this.#subscribers.get(sub.path);
     set?.delete(sub);
     if (set?.size === 0) this.#subscribers.delete(sub.path);
-    if (this.#subscribers.size === 0 && this.#watcher) {
-      this.#watcher.close();
-      this.#watcher = null;
-    }
+    this.#updateWatcher();
   }
 }
 
