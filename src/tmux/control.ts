@@ -7,6 +7,12 @@ export interface ControlHandlers {
   notification?(name: string, args: string): void;
   output?(paneId: string, bytes: Uint8Array): void;
   closed?(reason: string): void;
+  /**
+   * After a read this large, wait `floodPauseMs` before the next one, so a flood of `%output`
+   * is read in few large reads rather than one per write of tmux (each read costs the server CPU
+   * that a two-core machine takes from the writer). For output clients, never the command one.
+   */
+  floodPause?: { bytes: number; ms: number };
 }
 
 interface Pending {
@@ -117,8 +123,12 @@ export class ControlClient {
   }
 
   async #read(parser: ControlParser): Promise<void> {
+    const pause = this.handlers.floodPause;
     try {
-      for await (const chunk of this.#child.stdout) parser.push(chunk);
+      for await (const chunk of this.#child.stdout) {
+        parser.push(chunk);
+        if (pause && chunk.length >= pause.bytes) await new Promise((r) => setTimeout(r, pause.ms));
+      }
     } catch (error) {
       this.#close(String(error));
     }

@@ -33,10 +33,22 @@ export class ControlParser {
   push(chunk: Uint8Array): void {
     let data = chunk;
     if (this.#pending.length > 0) {
-      data = new Uint8Array(this.#pending.length + chunk.length);
-      data.set(this.#pending);
-      data.set(chunk, this.#pending.length);
+      // Only the line begun in an earlier chunk is joined; the rest is parsed where it lies (a
+      // flood of %output would otherwise copy every chunk once more).
+      const nl = chunk.indexOf(0x0a);
+      if (nl === -1) {
+        this.#pending = concat(this.#pending, chunk);
+        return;
+      }
+      const first = concat(this.#pending, chunk.subarray(0, nl + 1));
+      this.#pending = new Uint8Array(0);
+      this.#parse(first);
+      data = chunk.subarray(nl + 1);
     }
+    this.#parse(data);
+  }
+
+  #parse(data: Uint8Array): void {
     // Block content is kept as runs of raw bytes and decoded once when the block ends: a 10,000
     // line capture would otherwise cost 10,000 decodes. Only lines starting with "%" are looked at.
     let start = 0;
@@ -59,7 +71,7 @@ export class ControlParser {
       start = i + 1;
     }
     if (this.#block && run !== -1) this.#block.parts.push(data.slice(run, start - 1));
-    this.#pending = data.slice(start);
+    if (start < data.length) this.#pending = data.slice(start);
   }
 
   /** true for the block's `%end`, false for its `%error`, null for any other line. */
@@ -93,6 +105,13 @@ export class ControlParser {
 }
 
 const OUTPUT_PREFIX = new TextEncoder().encode("%output ");
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
 
 /** Decodes a block's byte runs (each one or more lines without its final newline) into lines. */
 function joinLines(parts: readonly Uint8Array[]): string[] {
@@ -128,7 +147,7 @@ export function unescapeOutput(value: Uint8Array): Uint8Array {
       out[n++] = b;
     }
   }
-  return out.slice(0, n);
+  return out.subarray(0, n);
 }
 
 function isOctal(b: number | undefined): boolean {

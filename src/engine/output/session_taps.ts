@@ -3,6 +3,10 @@ import type { SessionGuard } from "../../tmux/session_guard.ts";
 
 type Listener = (bytes: Uint8Array) => void;
 
+// A read of 16 KiB or more of %output means a flood: the next read waits 10 ms (tmux holds the
+// output meanwhile), so a firehose costs few large reads. Sparse output keeps its latency.
+const FLOOD_PAUSE = { bytes: 16 * 1024, ms: 10 };
+
 interface Tap {
   session: string;
   client: Promise<ControlClient>;
@@ -62,6 +66,7 @@ export class SessionTaps {
       const client: ControlClient = await this.guard.run(() =>
         ControlClient.connect(this.socketArgs, session, {
           output: (id, bytes) => this.#deliver(tap, client, id, bytes),
+          floodPause: FLOOD_PAUSE,
           closed: () => {
             tap.closed = true;
             if (this.#taps.get(session) === tap) this.#taps.delete(session);
