@@ -119,3 +119,48 @@ Deno.test("patterns the engine cannot compile are INVALID_ARGUMENT naming the pa
   const { panes } = await server.call<{ panes: { name: string | null }[] }>("list_panes");
   assert.ok(!panes.some((p) => p.name === "never"));
 });
+
+// A pattern the compiler accepts whose automaton gives up on a/b soup: the regex engine falls back
+// to simulating every instruction at every character (tens of milliseconds per 4 KiB line), and
+// "d" at each line's start passes the required-string check without ever letting a line match.
+const COSTLY = "(?:a|ab|ba)(?:[ab]|aa){115}d";
+const SOUP = `python3 -c "import random,sys
+r = random.Random(7)
+for i in range(150):
+    sys.stdout.write('d' + ''.join(r.choice('ab') for _ in range(4095)) + '\\n')
+sys.stdout.write('SOUP-DONE\\n')"`;
+
+Deno.test("a costly accepted pattern on adversarial output: other calls stay responsive, and no line is lost", async () => {
+  await using server = await TestServer.start();
+  const pane = await shellPane(server);
+  const baseline = await listLatency(server, 15);
+  const started = performance.now();
+  const watching = server.call<{ trigger: string; line?: string; elapsed_ms: number }>("watch_pane", {
+    pane_id: pane,
+    triggers: [`pattern:${COSTLY}`, "pattern:^SOUP-DONE$"],
+    timeout_ms: 120_000,
+  });
+  await server.call("send_keys", { pane_id: pane, text: SOUP });
+  // 150 lines of 4 KiB, each costing the engine tens of milliseconds: seconds of matching in all.
+  await until(
+    () => server.call<{ text: string }>("capture_pane", { pane_id: pane }),
+    (c) => c.text.includes("SOUP-DONE"),
+  );
+  // Calls made one after another for 3 s of the matching.
+  const during: number[] = [];
+  for (const until = performance.now() + 3000; performance.now() < until;) during.push(...await listLatency(server, 1));
+  const result = await watching;
+  console.log(
+    `list_panes median ${median(baseline).toFixed(2)} ms before, ${median(during).toFixed(2)} ms ` +
+      `(max ${Math.max(...during).toFixed(1)}) while the watch matched; watch answered after ` +
+      `${Math.round(performance.now() - started)} ms`,
+  );
+  // Every soup line was matched (none matches) and the last line was still found, in order.
+  assert.equal(result.trigger, "pattern:^SOUP-DONE$");
+  const limit = Math.max(5 * median(baseline), 250);
+  assert.ok(
+    median(during) < limit && Math.max(...during) < 500,
+    `list_panes while matching: median ${median(during).toFixed(1)} ms, max ${Math.max(...during).toFixed(1)} ms; ` +
+      `baseline median ${median(baseline).toFixed(1)} ms`,
+  );
+});

@@ -18,8 +18,10 @@ export interface PatternLimits {
   maxLength?: number;
   /**
    * Most RE2 instructions a regex may compile to. Matching is linear in the text, but the cost
-   * per character grows with the program when the DFA gives up (~20 ns per instruction), so
-   * this bounds the worst case: ~1 s for an adversarial 64 KiB line at 1,000. Default 1,000.
+   * per character grows with the program when the DFA gives up (~25-50 ns per instruction per
+   * character, scripts/bench_patterns.ts), so this bounds the worst case: a 4,096-character line
+   * (the most a wait or search matches of one line) costs ~100-250 ms at 1,000 instructions,
+   * ~50-120 ms at 500. Default 500.
    */
   maxProgramSize?: number;
   /** Loads the regex engine; defaults to importing re2js. */
@@ -27,7 +29,7 @@ export interface PatternLimits {
 }
 
 export const MAX_PATTERN_LENGTH = 10_000;
-export const MAX_PROGRAM_SIZE = 1_000;
+export const MAX_PROGRAM_SIZE = 500;
 
 /**
  * Compiles patterns. Construct one at start-up: it loads the regex engine on the first regex

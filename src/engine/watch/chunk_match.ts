@@ -15,7 +15,9 @@ export interface ChunkTest {
 export const MAX_MATCH_LINE_CHARS = 4096;
 /** Synchronous matching per turn of the event loop; past it, the rest waits for other callers. */
 export const MATCH_BUDGET_MS = 10;
-const FIRST_SLICE_CHARS = 16 * 1024;
+// The first slice of a chunk: one line or so when an automaton test may be costly (its speed is
+// unknown until measured), more for string search.
+const FIRST_SLICE_CHARS = { automaton: 2048, search: 64 * 1024 };
 const MAX_SLICE_CHARS = 1024 * 1024;
 
 export interface FoundLine {
@@ -39,7 +41,7 @@ export async function firstMatch(all: readonly ChunkTest[], lines: ChunkLines): 
   const tests = order.map((i) => all[i]);
   const text = lines.text;
   let from = 0;
-  let sliceChars = FIRST_SLICE_CHARS;
+  let sliceChars = tests.some((t) => t.automaton) ? FIRST_SLICE_CHARS.automaton : FIRST_SLICE_CHARS.search;
   let since = performance.now();
   while (from < text.length) {
     const to = sliceEnd(text, from, sliceChars);
