@@ -1,15 +1,11 @@
 import { ConfigError, helpText, loadConfig } from "./src/config.ts";
-import { serveStdio } from "./src/transports/stdio.ts";
-import { HttpStartError, serveHttpMode } from "./src/transports/http.ts";
-import { runBridge } from "./src/transports/bridge.ts";
-import { HttpConfigError } from "./src/http/mod.ts";
-import { attach } from "./src/cli/attach.ts";
-import { doctor } from "./src/cli/doctor.ts";
 import { VERSION } from "./src/version.ts";
 
+// Each command loads only its own modules: a stdio server never loads the HTTP transport, the
+// bridge or the CLI helpers (start-up time is spent loading modules; docs/BENCHMARKS.md, Core).
 async function main(argv: string[]): Promise<number | null> {
   // The bridge reads the old bridge's environment and flags (its --http is a switch, not a port).
-  if (argv[0] === "bridge") return await runBridge(argv.slice(1));
+  if (argv[0] === "bridge") return await (await import("./src/transports/bridge.ts")).runBridge(argv.slice(1));
   const config = loadConfig(argv);
   switch (config.command) {
     case "help":
@@ -19,15 +15,15 @@ async function main(argv: string[]): Promise<number | null> {
       console.log(`tmuxwright ${VERSION}`);
       return 0;
     case "attach":
-      return await attach(config);
+      return await (await import("./src/cli/attach.ts")).attach(config);
     case "doctor":
-      return await doctor(config);
+      return await (await import("./src/cli/doctor.ts")).doctor(config);
     case "serve":
       if (config.http) {
-        await serveHttpMode(config);
+        await (await import("./src/transports/http.ts")).serveHttpMode(config);
         return null; // serves until SIGINT/SIGTERM
       }
-      await serveStdio(config);
+      await (await import("./src/transports/stdio.ts")).serveStdio(config);
       return null; // keeps running until stdin closes or a signal arrives
   }
 }
@@ -38,11 +34,24 @@ if (import.meta.main) {
     if (code !== null) Deno.exit(code);
   } catch (error) {
     // A start-up failure is one line naming the problem and the fix, never a stack trace.
-    const known = error instanceof ConfigError || error instanceof HttpConfigError || error instanceof HttpStartError;
+    const known = error instanceof ConfigError || await httpStartError(error);
     const message = known
-      ? error.message
+      ? (error as Error).message
       : `Cannot start: ${(error as Error)?.message ?? String(error)}; run tmuxwright doctor to check the set-up`;
     console.error(`tmuxwright: ${message.replaceAll("\n", " ")}`);
     Deno.exit(2);
+  }
+}
+
+/** An HTTP configuration or listen failure (those modules are loaded only to ask, on this error path). */
+async function httpStartError(error: unknown): Promise<boolean> {
+  try {
+    const [{ HttpConfigError }, { HttpStartError }] = await Promise.all([
+      import("./src/http/mod.ts"),
+      import("./src/transports/http.ts"),
+    ]);
+    return error instanceof HttpConfigError || error instanceof HttpStartError;
+  } catch {
+    return false;
   }
 }

@@ -1,13 +1,25 @@
 /**
  * Core benchmarks: MCP round trip of capture_pane and list_panes against the floor of one tmux
  * subprocess per call (measured side by side in this run), and cold start to the initialize and tools/list
- * replies for the default profile and profile all.
- * Run: deno run -A scripts/bench_core.ts [calls] [--cold-only]   (COLD_RUNS=N for more cold starts, default 20)
+ * replies for each profile (core, agent, all), from `deno run main.ts` and from the single-file bundle,
+ * interleaved; `--main PATH` adds another checkout's main.ts (e.g. the code before a change) to the
+ * same interleaved series.
+ * Run: deno run -A scripts/bench_core.ts [calls] [--cold-only] [--no-bundle] [--main PATH]
+ *      (COLD_RUNS=N for more cold starts, default 20)
  */
 import { cleanEnv, startPermissions, TestServer, tmuxAt } from "../tests/helpers/harness.ts";
 
 const CALLS = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 300);
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const OTHER_MAIN = Deno.args.includes("--main") ? Deno.args[Deno.args.indexOf("--main") + 1] : null;
+const BUNDLE = "/tmp/tmuxwright-bench-bundle.js";
+
+/** What a cold start runs: `deno run` of a main.ts, or the bundle (no config, no lock). */
+interface Entry {
+  label: string;
+  script: string;
+  flags: string[];
+}
 
 function stats(samples: number[]): { median: number; p95: number } {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -59,9 +71,9 @@ async function replyTo(reader: ReadableStreamDefaultReader<Uint8Array>, id: numb
 
 /**
  * Process start to the initialize reply and to the tools/list reply, with a warm module cache, per
- * profile (agent, the default, and all), interleaved so noise hits both alike.
+ * entry and profile, interleaved so noise hits all alike.
  */
-async function coldStart(runs: number): Promise<void> {
+async function coldStart(runs: number, entries: Entry[]): Promise<void> {
   const message = (id: number, method: string, params: Record<string, unknown> = {}) =>
     JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n";
   const init = message(1, "initialize", {
@@ -71,56 +83,79 @@ async function coldStart(runs: number): Promise<void> {
   });
   const list = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n" +
     message(2, "tools/list");
-  const profiles = ["agent", "all"] as const;
-  const samples = Object.fromEntries(profiles.map((p) => [p, { init: [] as number[], list: [] as number[] }]));
+  const profiles = ["core", "agent", "all"] as const;
+  const keys = entries.flatMap((e) => profiles.map((p) => `${e.label} --tools ${p}`));
+  const samples = Object.fromEntries(keys.map((k) => [k, { init: [] as number[], list: [] as number[] }]));
   for (let i = 0; i < runs + 1; i++) {
-    for (const profile of profiles) {
-      const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twb" });
-      const started = performance.now();
-      const child = new Deno.Command("deno", {
-        args: [
-          "run",
-          ...startPermissions(cleanEnv(), [dir]),
-          MAIN,
-          "--socket-path",
-          `${dir}/s`,
-          "--state-dir",
-          `${dir}/state`,
-          "--tools",
-          profile,
-        ],
-        env: cleanEnv(),
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(init));
-      const reader = child.stdout.getReader();
-      const buffer = { text: "" };
-      const initialized = await replyTo(reader, 1, buffer);
-      await writer.write(new TextEncoder().encode(list)); // as a client does: list after the initialize reply
-      const listed = await replyTo(reader, 2, buffer);
-      if (i > 0) { // the first round warms the cache
-        samples[profile].init.push(initialized - started);
-        samples[profile].list.push(listed - started);
+    for (const entry of entries) {
+      for (const profile of entry.label.startsWith("floor") ? profiles.slice(0, 1) : profiles) {
+        const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twb" });
+        const started = performance.now();
+        const child = new Deno.Command("deno", {
+          args: [
+            "run",
+            ...entry.flags,
+            ...startPermissions(cleanEnv(), [dir]),
+            entry.script,
+            "--socket-path",
+            `${dir}/s`,
+            "--state-dir",
+            `${dir}/state`,
+            "--tools",
+            profile,
+          ],
+          env: cleanEnv(),
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "null",
+        }).spawn();
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(init));
+        const reader = child.stdout.getReader();
+        const buffer = { text: "" };
+        const initialized = await replyTo(reader, 1, buffer);
+        await writer.write(new TextEncoder().encode(list)); // as a client does: list after the initialize reply
+        const listed = await replyTo(reader, 2, buffer);
+        if (i > 0) { // the first round warms the cache
+          samples[`${entry.label} --tools ${profile}`].init.push(initialized - started);
+          samples[`${entry.label} --tools ${profile}`].list.push(listed - started);
+        }
+        await writer.close();
+        reader.releaseLock();
+        await child.stdout.cancel();
+        await child.status;
+        await Deno.remove(dir, { recursive: true });
       }
-      await writer.close();
-      reader.releaseLock();
-      await child.stdout.cancel();
-      await child.status;
-      await Deno.remove(dir, { recursive: true });
     }
   }
-  console.log(`cold start, ${runs} runs per profile (interleaved):`);
-  for (const profile of profiles) {
-    const init = stats(samples[profile].init), list = stats(samples[profile].list);
+  console.log(`cold start, ${runs} runs each (interleaved):`);
+  for (const key of keys.filter((k) => samples[k].init.length > 0)) {
+    const init = stats(samples[key].init), list = stats(samples[key].list);
     console.log(
-      `  --tools ${profile.padEnd(5)} initialize reply median ${fmt(init.median)}  p95 ${fmt(init.p95)};  ` +
+      `  ${key.padEnd(22)} initialize reply median ${fmt(init.median)}  p95 ${fmt(init.p95)};  ` +
         `tools/list reply median ${fmt(list.median)}  p95 ${fmt(list.p95)}`,
     );
   }
 }
 
+/** Builds the single-file bundle (`deno task bundle`, to a temp path). */
+async function buildBundle(): Promise<void> {
+  const out = await new Deno.Command("deno", {
+    args: ["bundle", "--quiet", "--platform", "deno", "-o", BUNDLE, MAIN],
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(`deno bundle failed: ${new TextDecoder().decode(out.stderr)}`);
+}
+
 if (!Deno.args.includes("--cold-only")) await roundTrips();
-await coldStart(Number(Deno.env.get("COLD_RUNS") ?? 20));
+const entries: Entry[] = [
+  { label: "deno run", script: MAIN, flags: [] },
+  // The floor: loading the MCP SDK and zod, then canned replies (what no server change can go under).
+  { label: "floor: SDK+zod", script: new URL("./cold_floor.ts", import.meta.url).pathname, flags: [] },
+];
+if (OTHER_MAIN) entries.push({ label: "other main", script: OTHER_MAIN, flags: [] });
+if (!Deno.args.includes("--no-bundle")) {
+  await buildBundle();
+  entries.push({ label: "bundle", script: BUNDLE, flags: ["--no-config"] });
+}
+await coldStart(Number(Deno.env.get("COLD_RUNS") ?? 20), entries);

@@ -2,8 +2,6 @@
 // `deno check` every symbol would silently be `any`. Each `@ts-types` line points at the real types.
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 export { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolRequestSchema,

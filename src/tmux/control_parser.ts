@@ -50,28 +50,52 @@ export class ControlParser {
 
   #parse(data: Uint8Array): void {
     // Block content is kept as runs of raw bytes and decoded once when the block ends: a 10,000
-    // line capture would otherwise cost 10,000 decodes. Only lines starting with "%" are looked at.
+    // line capture would otherwise cost 10,000 decodes. Only lines starting with "%" can end a
+    // block, so the search jumps from one "%" to the next instead of looking at every line.
     let start = 0;
-    let run = -1; // start of the current run of block content in `data`
-    for (let i = data.indexOf(0x0a); i !== -1; i = data.indexOf(0x0a, start)) {
+    while (start < data.length) {
       const block = this.#block;
       if (block) {
-        const end = data[start] === 0x25 ? this.#blockEnd(block, data.subarray(start, i)) : null;
-        if (end === null) {
-          if (run === -1) run = start;
-        } else {
-          if (run !== -1) block.parts.push(data.slice(run, start - 1));
-          run = -1;
-          this.#block = null;
-          if (block.flags === "1") this.events.reply({ ok: end, lines: joinLines(block.parts) });
+        const close = this.#findEnd(block, data, start);
+        if (close === null) {
+          const last = data.lastIndexOf(0x0a);
+          if (last >= start) block.parts.push(data.slice(start, last));
+          start = last >= start ? last + 1 : start;
+          break;
         }
-      } else {
-        this.#line(data.subarray(start, i));
+        if (close.line > start) block.parts.push(data.slice(start, close.line - 1));
+        this.#block = null;
+        if (block.flags === "1") this.events.reply({ ok: close.ok, lines: joinLines(block.parts) });
+        start = close.next;
+        continue;
       }
-      start = i + 1;
+      const nl = data.indexOf(0x0a, start);
+      if (nl === -1) break;
+      this.#line(data.subarray(start, nl));
+      start = nl + 1;
     }
-    if (this.#block && run !== -1) this.#block.parts.push(data.slice(run, start - 1));
     if (start < data.length) this.#pending = data.slice(start);
+  }
+
+  /** The complete line at or after `from` that ends `block` (its start, the next line's start, %end or %error). */
+  #findEnd(
+    block: { guard: string },
+    data: Uint8Array,
+    from: number,
+  ): { line: number; next: number; ok: boolean } | null {
+    for (let at = from;;) {
+      const pct = data.indexOf(0x25, at);
+      if (pct === -1) return null;
+      if (pct !== from && data[pct - 1] !== 0x0a) {
+        at = pct + 1;
+        continue;
+      }
+      const nl = data.indexOf(0x0a, pct);
+      if (nl === -1) return null; // not complete yet: it stays pending
+      const end = this.#blockEnd(block, data.subarray(pct, nl));
+      if (end !== null) return { line: pct, next: nl + 1, ok: end };
+      at = nl + 1;
+    }
   }
 
   /** true for the block's `%end`, false for its `%error`, null for any other line. */

@@ -21,51 +21,64 @@ export interface PaneMatches {
 export const MAX_LINE_CHARS = 4096;
 /** A whole search stops after this long and says so. */
 export const SEARCH_BUDGET_MS = 2000;
+/** Panes captured per pipelined batch; two batches are in flight at a time. */
+const BATCH = 10;
+/** Matching runs at most this long before other callers get the event loop. */
+const SLICE_MS = 10;
 
 /**
- * Searches the screen (and optionally scrollback) of many panes with one pipelined batch of
- * `capture-pane -J` (wrapped lines joined, so a match split by terminal wrapping is found).
+ * Searches the screen (and optionally scrollback) of many panes with pipelined `capture-pane -J`
+ * (wrapped lines joined, so a match split by terminal wrapping is found). tmux runs a pipelined
+ * batch's captures before it writes their replies, so the panes go in batches of BATCH with the
+ * next batch always queued: tmux captures one batch while this process reads and matches the
+ * one before (on two cores the two overlap instead of adding up).
  */
 export async function searchPanes(
   tmux: TmuxServer,
   panes: readonly PaneInfo[],
   options: SearchOptions,
 ): Promise<{ results: PaneMatches[]; timedOut: boolean }> {
-  const test = (line: string) => options.pattern.test(line);
-  const captures = await tmux.batch(panes.map((pane) => [
-    "capture-pane",
-    "-p",
-    "-J",
-    "-t",
-    pane.paneId,
-    "-S",
-    String(-options.scrollback),
-    "-E",
-    "-",
-  ])).catch(async () => await captureEach(tmux, panes, options.scrollback));
   const deadline = performance.now() + SEARCH_BUDGET_MS;
+  const batches: PaneInfo[][] = [];
+  for (let i = 0; i < panes.length; i += BATCH) batches.push(panes.slice(i, i + BATCH));
+  const capture = (batch: readonly PaneInfo[]) => captureBatch(tmux, batch, options.scrollback);
+  const inFlight = batches.slice(0, 2).map(capture);
   const results: PaneMatches[] = [];
-  for (let p = 0; p < panes.length; p++) {
-    if (performance.now() > deadline) return { results, timedOut: true };
-    const lines = captures[p];
-    const matches: { line: number; text: string }[] = [];
-    let count = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i].length > MAX_LINE_CHARS ? lines[i].slice(0, MAX_LINE_CHARS) : lines[i];
-      if (!test(text)) continue;
-      if (++count <= options.perPane) matches.push({ line: i + 1, text: text.trimEnd() });
+  let yielded = performance.now();
+  for (let b = 0; b < batches.length; b++) {
+    const captures = await inFlight[b];
+    if (b + 2 < batches.length) inFlight.push(capture(batches[b + 2]));
+    for (let p = 0; p < captures.length; p++) {
+      if (performance.now() > deadline) return { results, timedOut: true };
+      const found = matchLines(captures[p], options);
+      if (found) results.push({ pane: batches[b][p], ...found });
+      if (performance.now() - yielded > SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        yielded = performance.now();
+      }
     }
-    if (count > 0) results.push({ pane: panes[p], matches, truncated: count > options.perPane });
   }
   return { results, timedOut: false };
 }
 
-/** Panes can vanish between listing and capture; then capture one by one and skip the gone ones. */
-async function captureEach(tmux: TmuxServer, panes: readonly PaneInfo[], scrollback: number): Promise<string[][]> {
-  return await Promise.all(
-    panes.map((pane) =>
-      tmux.run("capture-pane", "-p", "-J", "-t", pane.paneId, "-S", String(-scrollback), "-E", "-")
-        .catch(() => [] as string[])
-    ),
+/** The matching lines of one pane, at most `perPane` kept (one more only tells that there were more). */
+function matchLines(lines: readonly string[], options: SearchOptions): Omit<PaneMatches, "pane"> | null {
+  const matches: { line: number; text: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i].length > MAX_LINE_CHARS ? lines[i].slice(0, MAX_LINE_CHARS) : lines[i];
+    if (!options.pattern.test(text)) continue;
+    if (matches.length === options.perPane) return { matches, truncated: true };
+    matches.push({ line: i + 1, text: text.trimEnd() });
+  }
+  return matches.length > 0 ? { matches, truncated: false } : null;
+}
+
+/** One pipelined batch; panes can vanish between listing and capture: then one by one, skipping gone ones. */
+async function captureBatch(tmux: TmuxServer, panes: readonly PaneInfo[], scrollback: number): Promise<string[][]> {
+  const args = (
+    pane: PaneInfo,
+  ) => ["capture-pane", "-p", "-J", "-t", pane.paneId, "-S", String(-scrollback), "-E", "-"];
+  return await tmux.batch(panes.map(args)).catch(() =>
+    Promise.all(panes.map((pane) => tmux.run(...args(pane)).catch(() => [] as string[])))
   );
 }
