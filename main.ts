@@ -1,7 +1,7 @@
 import { ConfigError, helpText, loadConfig } from "./src/config.ts";
-import { serveStdio } from "./src/serve.ts";
-import { attach } from "./src/attach.ts";
-import { doctor } from "./src/doctor.ts";
+import { serveStdio } from "./src/transports/stdio.ts";
+import { attach } from "./src/cli/attach.ts";
+import { doctor } from "./src/cli/doctor.ts";
 import { VERSION } from "./src/version.ts";
 
 async function main(argv: string[]): Promise<number | null> {

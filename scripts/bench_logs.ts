@@ -1,5 +1,5 @@
 /**
- * Benchmarks for durable logs and search (figures recorded in docs/BENCHMARKS_logs.md):
+ * Benchmarks for durable logs and search (figures recorded in docs/BENCHMARKS.md, "Logs and search"):
  *   1. read_logs lines:500 on a 1 GiB log (engine call, then through MCP)
  *   2. search_panes over 100 panes × 2,000 lines of scrollback (through MCP)
  *   3. producer throughput: no log vs `cat` vs the rotating writer, same run, interleaved
@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { readTail } from "../src/engine/logs.ts";
+import { readTail } from "../src/engine/logs/log_reader.ts";
 import { segmentPath } from "../src/engine/output/rotation.ts";
 import { pipeCommand, plainPipeCommand } from "../src/engine/output/log_files.ts";
 import { recordLog } from "../src/engine/output/registry.ts";

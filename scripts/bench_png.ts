@@ -9,8 +9,9 @@
 import { parseArgs } from "node:util";
 import { createRequire } from "node:module";
 import { cleanEnv, startPermissions } from "../tests/helpers/harness.ts";
-import type { Screen } from "../src/engine/snapshot.ts";
-import { screenRuns, toSvg } from "../src/engine/snapshot_render.ts";
+import type { Screen } from "../src/engine/screen/snapshot.ts";
+import { ScreenRenderer, toSvg } from "../src/engine/screen/snapshot_render.ts";
+const screenRuns = (screen: Screen) => new ScreenRenderer().runs(screen);
 
 const { values } = parseArgs({
   args: Deno.args,

@@ -10,7 +10,7 @@ import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { loadConfig, type Profile, PROFILES } from "../src/config.ts";
 import { createServer } from "../src/mcp/server.ts";
-import type { Engine } from "../src/mcp/context.ts";
+import type { App } from "../src/app.ts";
 
 export const BUDGETS: Record<Profile, number | null> = { core: 1500, agent: 5000, all: null };
 
@@ -28,7 +28,7 @@ export interface ProfileCost {
 /** tools/list of a profile at the most permissive tier (every tool listed), through a real client. */
 export async function measureProfile(profile: Profile): Promise<ProfileCost> {
   const config = loadConfig(["doctor", "--tools", profile, "--safety", "destructive", "--state-dir", "/tmp/tw-bench"]);
-  const server = createServer({ config } as unknown as Engine); // tools/list never touches the rest
+  const server = createServer({ config } as unknown as App); // tools/list never touches the rest
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "bench", version: "0" });
   await Promise.all([server.connect(a), client.connect(b)]);

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { isAbsolute, join, normalize } from "node:path";
-import { sandboxPathProblem } from "./safety/sandbox.ts";
+import { type ConfiguredPath, sandboxPathProblem } from "./safety/sandbox.ts";
 
 export const PROFILES = ["core", "agent", "all"] as const;
 export type Profile = typeof PROFILES[number];
@@ -211,9 +211,18 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
   };
   // Paths outside the Deno permissions fail here, naming the flag to add, not at the first tool call.
-  const sandboxProblem = command === "serve" ? sandboxPathProblem(config) : null;
+  const sandboxProblem = command === "serve" ? sandboxPathProblem(writtenPaths(config)) : null;
   if (sandboxProblem) throw new ConfigError(sandboxProblem);
   return Object.freeze(config);
+}
+
+/** Paths this configuration writes, each with the flag that chose it. */
+function writtenPaths(config: Readonly<Config>): ConfiguredPath[] {
+  return [
+    { flag: "--state-dir", path: config.stateDir, read: true },
+    ...(config.audit ? [{ flag: "--audit", path: config.audit, read: false }] : []),
+    ...(config.auditFull ? [{ flag: "--audit-full", path: config.auditFull, read: false }] : []),
+  ];
 }
 
 /** "65536", "64K", "64M", "1G" (binary units) → bytes; null when malformed. */

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { createRequire } from "node:module";
 import { decode } from "fast-png";
 import { PngRenderer, type Theme, themeColor, THEMES } from "../src/engine/screen/mod.ts";
-import { colorOf, THEME as SNAPSHOT_THEME } from "../src/engine/snapshot_palette.ts";
+import { colorOf, THEME as SNAPSHOT_THEME } from "../src/engine/screen/snapshot_palette.ts";
 import { cleanEnv, startPermissions, TestServer, until } from "./helpers/harness.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;

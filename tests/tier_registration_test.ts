@@ -6,7 +6,7 @@ import { CallToolResultSchema, Client } from "./helpers/sdk_client.ts";
 import { McpServer } from "../src/mcp/sdk.ts";
 import { registerTools } from "../src/mcp/register.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../src/mcp/define.ts";
-import type { Engine } from "../src/mcp/context.ts";
+import type { App } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 
 function tool(name: string, tier: unknown): ToolDefinition {
@@ -22,12 +22,12 @@ function tool(name: string, tier: unknown): ToolDefinition {
   });
 }
 
-/** A real McpServer with registerTools, linked to a real client in memory; the engine is never used by these tools. */
+/** A real McpServer with registerTools, linked to a real client in memory; the app is never used by these tools. */
 async function connect(safety: string, tools: ToolDefinition[]) {
   const config = loadConfig(["--safety", safety, "--tools", "core", "--state-dir", "/tmp/tw-unused", "doctor"]);
-  const engine = { config, audit: { record: () => Promise.resolve() } } as unknown as Engine;
+  const app = { config, audit: { record: () => Promise.resolve() } } as unknown as App;
   const server = new McpServer({ name: "t", version: "0" }, { capabilities: { tools: {} } });
-  registerTools(server, engine, tools);
+  registerTools(server, app, tools);
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "c", version: "0" });
   await Promise.all([server.connect(a), client.connect(b)]);
@@ -63,6 +63,40 @@ Deno.test("registerTools hides tools above the tier and answers their calls with
     assert.match(text, /--safety destructive/);
     const ok = CallToolResultSchema.parse(await client.callTool({ name: "reader", arguments: {} }));
     assert.deepEqual(ok.structuredContent, { ran: "reader" });
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("tools/call validates arguments with the tool's own schema and never echoes a payload", async () => {
+  const strict = defineTool({
+    name: "strict",
+    title: "strict",
+    description: "test tool strict",
+    profile: "core",
+    tier: "readonly",
+    annotations: READ_ONLY,
+    input: { text: z.string().max(5), count: z.number().int().min(1) },
+    handler: (args) => Promise.resolve({ got: args.count }),
+  });
+  const { client, close } = await connect("readonly", [strict]);
+  try {
+    const listed = (await client.listTools()).tools[0];
+    assert.deepEqual(Object.keys(listed.inputSchema.properties ?? {}), ["text", "count"]);
+    assert.deepEqual(listed.inputSchema.required, ["text", "count"]);
+    assert.equal(listed.annotations?.readOnlyHint, true);
+    const secret = "hunter2-very-secret";
+    const bad = CallToolResultSchema.parse(await client.callTool({ name: "strict", arguments: { text: secret } }));
+    assert.equal(bad.isError, true);
+    const text = bad.content[0].type === "text" ? bad.content[0].text : "";
+    assert.match(text, /^INVALID_ARGUMENT: Invalid arguments for tool strict: text: .*; count: /);
+    assert.ok(!text.includes(secret), text);
+    const ok = CallToolResultSchema.parse(
+      await client.callTool({ name: "strict", arguments: { text: "ab", count: 3 } }),
+    );
+    assert.deepEqual(ok.structuredContent, { got: 3 });
+    const unknown = CallToolResultSchema.parse(await client.callTool({ name: "nope", arguments: {} }));
+    assert.equal(unknown.isError, true);
   } finally {
     await close();
   }

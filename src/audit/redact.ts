@@ -1,6 +1,4 @@
-/** Arguments whose values are payloads (what the agent types or runs) and never logged in clear. */
-const PAYLOAD_KEYS = new Set(["keys", "text", "command", "input"]);
-const MAP_PAYLOAD_KEYS = new Set(["env"]);
+import { PAYLOAD_ARGS, PAYLOAD_MAPS } from "../safety/scrub.ts";
 
 export interface Digest {
   len: number;
@@ -18,9 +16,9 @@ async function digest(value: unknown): Promise<Digest> {
 export async function redactArgs(args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
-    if (PAYLOAD_KEYS.has(key) && value !== undefined) {
+    if (PAYLOAD_ARGS.has(key) && value !== undefined) {
       out[key] = Array.isArray(value) ? await Promise.all(value.map(digest)) : await digest(value);
-    } else if (MAP_PAYLOAD_KEYS.has(key) && value && typeof value === "object") {
+    } else if (PAYLOAD_MAPS.has(key) && value && typeof value === "object") {
       const map: Record<string, Digest> = {};
       for (const [k, v] of Object.entries(value)) map[k] = await digest(v);
       out[key] = map;

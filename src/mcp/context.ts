@@ -1,24 +1,9 @@
-import type { Config, Tier } from "../config.ts";
-import type { Workspace } from "../engine/workspace.ts";
+import type { Tier } from "../config.ts";
+import type { App } from "../app.ts";
 import type { TmuxServer } from "../tmux/server.ts";
-import type { AuditLog } from "../audit/audit.ts";
-import type { PaneOutput } from "../engine/output/source.ts";
-import type { ProcReader } from "../engine/proc_reader.ts";
-import type { PaneInfo } from "../engine/panes.ts";
+import type { PaneInfo, Workspace } from "../engine/panes/mod.ts";
 import { ToolError } from "../engine/errors.ts";
-import { resolvePane } from "../engine/targets.ts";
-
-/** Long-lived state shared by every tool call of one server process. */
-export interface Engine {
-  config: Readonly<Config>;
-  workspace: Workspace;
-  tmux: TmuxServer;
-  audit: AuditLog;
-  /** Live output bytes of any pane (log follower for owned panes, %output for others). */
-  output: PaneOutput;
-  /** Process facts from /proc, read through tmux (the sandbox does not let Deno read /proc). */
-  proc: ProcReader;
-}
+import { resolvePane } from "../engine/panes/mod.ts";
 
 const TIER_RANK: Record<Tier, number> = { readonly: 0, mutating: 1, destructive: 2 };
 
@@ -32,31 +17,31 @@ export class ToolContext {
   paneId: string | null = null;
 
   constructor(
-    readonly engine: Engine,
+    readonly app: App,
     readonly signal: AbortSignal,
     private readonly sendProgress: (progress: number, total?: number, message?: string) => Promise<void>,
   ) {}
 
   get tmux(): TmuxServer {
-    return this.engine.tmux;
+    return this.app.tmux;
   }
 
   get workspace(): Workspace {
-    return this.engine.workspace;
+    return this.app.workspace;
   }
 
   async pane(ref: string): Promise<PaneInfo> {
-    const pane = await resolvePane(this.engine.tmux, ref);
+    const pane = await resolvePane(this.app.tmux, ref);
     this.paneId = pane.paneId;
     return pane;
   }
 
   /** For actions whose tier depends on the target (a user's pane needs `destructive`). */
   requireTier(needed: Tier, action: string): void {
-    if (tierAllows(this.engine.config.safety, needed)) return;
+    if (tierAllows(this.app.config.safety, needed)) return;
     throw new ToolError(
       "TIER_DENIED",
-      `Cannot ${action}: needs safety tier "${needed}", this server runs at "${this.engine.config.safety}"`,
+      `Cannot ${action}: needs safety tier "${needed}", this server runs at "${this.app.config.safety}"`,
       `Restart tmuxwright with --safety ${needed} (or TMUXWRIGHT_SAFETY=${needed}) to allow it.`,
     );
   }

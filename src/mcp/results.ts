@@ -1,5 +1,5 @@
-import type { PaneInfo } from "../engine/panes.ts";
-import type { Engine } from "./context.ts";
+import type { PaneInfo } from "../engine/panes/mod.ts";
+import type { App } from "../app.ts";
 
 /** The ids every pane result carries, so the agent can chain the next call without a lookup. */
 export function paneIds(pane: PaneInfo): Record<string, unknown> {
@@ -7,7 +7,7 @@ export function paneIds(pane: PaneInfo): Record<string, unknown> {
 }
 
 /** True when this pane is the one the server itself runs in (same socket, same pane). */
-export function isCaller(engine: Engine, pane: PaneInfo): boolean {
-  const caller = engine.config.caller;
-  return caller !== null && caller.paneId === pane.paneId && engine.workspace.sameServerAsCaller;
+export function isCaller(app: App, pane: PaneInfo): boolean {
+  const caller = app.config.caller;
+  return caller !== null && caller.paneId === pane.paneId && app.workspace.sameServerAsCaller;
 }

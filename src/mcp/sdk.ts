@@ -11,6 +11,7 @@ export {
   ListToolsRequestSchema,
   type ServerNotification,
   type ServerRequest,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/protocol"
 export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";

@@ -1,6 +1,6 @@
 import { McpServer } from "./sdk.ts";
 import { NAME, VERSION } from "../version.ts";
-import type { Engine } from "./context.ts";
+import type { App } from "../app.ts";
 import { registerTools } from "./register.ts";
 import { ALL_TOOLS } from "./tools/mod.ts";
 
@@ -21,15 +21,15 @@ export const INSTRUCTIONS = [
   "- A human can watch live: see attach_command in create_pane results.",
 ].join("\n");
 
-/** A fresh MCP server over the shared engine; no module state, one per transport connection. */
-export function createServer(engine: Engine): McpServer {
+/** A fresh MCP server over the shared app; no module state, one per transport connection. */
+export function createServer(app: App): McpServer {
   const server = new McpServer(
     { name: NAME, title: "tmuxwright", version: VERSION },
     {
-      capabilities: { logging: {} },
-      instructions: engine.config.tools === "core" ? CORE_INSTRUCTIONS : INSTRUCTIONS,
+      capabilities: { logging: {}, tools: {} },
+      instructions: app.config.tools === "core" ? CORE_INSTRUCTIONS : INSTRUCTIONS,
     },
   );
-  registerTools(server, engine, ALL_TOOLS);
+  registerTools(server, app, ALL_TOOLS);
   return server;
 }

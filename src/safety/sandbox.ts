@@ -1,23 +1,19 @@
-import type { Config } from "../config.ts";
-
 /**
  * The server runs under the Deno permissions of `deno task start` (see docs/SECURITY.md): tmux
  * is the only program it may spawn, and it may read and write only its state directory, the
  * audit paths. These helpers keep features working inside that box.
  */
 
-/** Paths this configuration writes, each with the flag that chose it. */
-function writtenPaths(config: Readonly<Config>): { flag: string; path: string; read: boolean }[] {
-  return [
-    { flag: "--state-dir", path: config.stateDir, read: true },
-    ...(config.audit ? [{ flag: "--audit", path: config.audit, read: false }] : []),
-    ...(config.auditFull ? [{ flag: "--audit-full", path: config.auditFull, read: false }] : []),
-  ];
+/** A path the configuration uses, the flag that chose it, and whether it is also read. */
+export interface ConfiguredPath {
+  flag: string;
+  path: string;
+  read: boolean;
 }
 
 /** A start-up error when a configured path lies outside the granted permissions, else null. */
-export function sandboxPathProblem(config: Readonly<Config>): string | null {
-  for (const { flag, path, read } of writtenPaths(config)) {
+export function sandboxPathProblem(paths: readonly ConfiguredPath[]): string | null {
+  for (const { flag, path, read } of paths) {
     const missing = [
       ...(Deno.permissions.querySync({ name: "write", path }).state === "granted" ? [] : ["write"]),
       ...(read && Deno.permissions.querySync({ name: "read", path }).state !== "granted" ? ["read"] : []),

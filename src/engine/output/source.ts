@@ -1,8 +1,15 @@
 import { dirname } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
-import type { PaneInfo } from "../panes.ts";
 import { type FollowHandle, LogFollower, logSize } from "./follower.ts";
 import { SessionTaps } from "./session_taps.ts";
+
+/** What the output source needs to know of a pane (a `PaneInfo` is one). */
+export interface OutputPane {
+  paneId: string;
+  sessionName: string;
+  /** The pane's log file, when tmuxwright created the pane. */
+  logPath: string | null;
+}
 
 export interface OutputSubscription {
   close(): void;
@@ -27,7 +34,7 @@ export class PaneOutput {
    * `fromOffset` in its log). Resolves once the subscription is live.
    */
   async subscribe(
-    pane: PaneInfo,
+    pane: OutputPane,
     onBytes: (bytes: Uint8Array) => void,
     fromOffset?: number,
   ): Promise<OutputSubscription> {
@@ -40,7 +47,7 @@ export class PaneOutput {
   }
 
   /** Whether the pane's bytes come from its log (a pane of this state directory) rather than `%output`. */
-  followsLog(pane: PaneInfo): boolean {
+  followsLog(pane: OutputPane): boolean {
     return pane.logPath !== null && dirname(pane.logPath) === this.logDir;
   }
 

@@ -1,14 +1,12 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
-import { paneIdArg } from "../register.ts";
+import { paneIdArg } from "../args.ts";
 import { paneIds } from "../results.ts";
 import { ToolError } from "../../engine/errors.ts";
-import { readChunk, readTail } from "../../engine/logs.ts";
-import { resolveLog } from "../../engine/logs_target.ts";
-import { listPanes } from "../../engine/panes.ts";
-import { searchPanes } from "../../engine/search.ts";
+import { readChunk, readTail, resolveLog, searchPanes } from "../../engine/logs/mod.ts";
+import { listPanes } from "../../engine/panes/mod.ts";
 import type { ToolContext } from "../context.ts";
-import type { LogTarget } from "../../engine/logs_target.ts";
+import type { LogTarget } from "../../engine/logs/mod.ts";
 
 const MAX_CHUNK = 1024 * 1024;
 
@@ -21,7 +19,7 @@ function logIds(target: LogTarget): Record<string, unknown> {
 
 /** Said whenever a read wanted bytes that rotation already deleted. */
 function rotated(ctx: ToolContext, logStart: number): Record<string, unknown> {
-  const { logMaxBytes, logKeep } = ctx.engine.config;
+  const { logMaxBytes, logKeep } = ctx.app.config;
   return {
     rotated: {
       first_byte: logStart,
@@ -53,7 +51,7 @@ export const logTools = [
       }
       const target = await resolveLog(
         ctx.tmux,
-        ctx.engine.config.stateDir,
+        ctx.app.config.stateDir,
         () => ctx.workspace.socketPath,
         args.pane_id,
       );

@@ -1,71 +1,49 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
-import { paneIdArg } from "../register.ts";
+import { paneIdArg } from "../args.ts";
 import { paneIds } from "../results.ts";
-import { ToolError } from "../../engine/errors.ts";
-import { pasteText } from "../../engine/paste.ts";
-import { readScreen } from "../../engine/snapshot.ts";
-import { screenRuns, toHtml, toSvg } from "../../engine/snapshot_render.ts";
-import { checkName, commandArg, deadError, nameArg } from "./core.ts";
+import { resolveAndCapture } from "../../engine/panes/mod.ts";
+import { readScreen, toHtml, toSvg } from "../../engine/screen/mod.ts";
 
+/** Reading what a pane shows: its output as text, and its screen as a person sees it. */
 export const screenTools = [
   defineTool({
-    name: "paste_text",
-    title: "Paste text",
-    description: "Paste multi-line text (a script, a heredoc) as one terminal paste, bracketed by default, " +
-      "so a shell takes it as one input; `enter` presses Enter afterwards.",
-    profile: "agent",
-    tier: "mutating",
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    name: "capture_pane",
+    title: "Capture pane",
+    description:
+      "Read a pane's output: the last `lines` lines (default 100) of screen+history, wrapped lines joined. " +
+      "Works on exited panes (crash output).",
+    profile: "core",
+    tier: "readonly",
+    annotations: READ_ONLY,
     input: {
       pane_id: paneIdArg,
-      text: z.string().min(1).max(1_000_000),
-      bracketed: z.boolean().optional(),
-      enter: z.boolean().optional().describe("default false"),
+      lines: z.number().int().min(1).max(10_000).optional(),
+      start: z.number().int().min(-10_000_000).max(10_000).optional().describe("tmux -S line (negative = history)"),
+      end: z.number().int().min(-10_000_000).max(10_000).optional().describe("tmux -E line"),
+      join_wrapped: z.boolean().optional(),
+      ansi: z.boolean().optional().describe("keep colour escapes"),
     },
     async handler(args, ctx) {
-      if (args.text.includes("\0")) {
-        throw new ToolError("INVALID_ARGUMENT", "Invalid text: must not contain a NUL byte");
-      }
-      const pane = await ctx.pane(args.pane_id);
-      if (pane.dead) throw deadError(pane, "paste into");
-      await pasteText(ctx.tmux, pane.paneId, args.text, {
-        bracketed: args.bracketed ?? true,
-        enter: args.enter ?? false,
-      });
-      return { ...paneIds(pane), pasted_chars: args.text.length, enter: args.enter ?? false };
-    },
-  }),
-
-  defineTool({
-    name: "split_pane",
-    title: "Split pane",
-    description: "Split a pane and start an owned, logged pane beside it running the shell or `command`.",
-    profile: "agent",
-    tier: "mutating",
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    input: {
-      pane_id: paneIdArg,
-      direction: z.enum(["right", "below", "left", "above"]),
-      size: z.number().int().min(1).max(99).optional().describe("percent of the split pane"),
-      command: commandArg.optional(),
-      name: nameArg.optional(),
-    },
-    async handler(args, ctx) {
-      checkName(args.name);
-      const from = await ctx.pane(args.pane_id);
-      const { pane } = await ctx.workspace.createPane({
-        splitFrom: from.paneId,
-        direction: args.direction,
-        size: args.size,
-        command: args.command,
-        name: args.name,
+      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, {
+        lines: args.lines,
+        start: args.start,
+        end: args.end,
+        joinWrapped: args.join_wrapped,
+        ansi: args.ansi,
       });
       ctx.paneId = pane.paneId;
-      return { ...paneIds(pane), pid: pane.pid, split_from: from.paneId, size: `${pane.width}x${pane.height}` };
+      await ctx.app.audit.capture(pane.paneId, capture.text);
+      return {
+        ...paneIds(pane),
+        status: pane.dead ? "exited" : "running",
+        ...(pane.dead ? { exit_code: pane.exitCode } : {}),
+        lines: capture.lines,
+        truncated: capture.truncated,
+        text: capture.text,
+      };
     },
   }),
-
   defineTool({
     name: "snapshot_pane",
     title: "Snapshot pane",
@@ -82,7 +60,7 @@ export const screenTools = [
       const { state } = screen;
       let content: string;
       if (format === "html" || format === "svg") {
-        const runs = await screenRuns(screen);
+        const runs = await ctx.app.screens.runs(screen);
         content = format === "html" ? toHtml(screen, runs) : toSvg(screen, runs);
       } else {
         content = screen.rows.join("\n");

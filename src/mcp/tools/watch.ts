@@ -1,18 +1,26 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
-import { paneIdArg } from "../register.ts";
+import { paneIdArg } from "../args.ts";
 import { paneIds } from "../results.ts";
 import type { ToolContext } from "../context.ts";
 import { ToolError } from "../../engine/errors.ts";
-import { atShellPrompt, type PaneProcess, paneProcess } from "../../engine/procstate.ts";
-import { waitForOutput } from "../../engine/wait.ts";
-import { compileRegex, lineMatcher } from "../../engine/wait_lines.ts";
-import { MAX_WAIT_MS, type WaitEnd } from "../../engine/wait_loop.ts";
-import { DEFAULT_TRIGGERS, parseTriggers } from "../../engine/wait_triggers.ts";
-import { watchPane } from "../../engine/wait_watch.ts";
-import { captureSince, decodeCursor } from "../../engine/cursor.ts";
-import { runInRepl } from "../../engine/repl.ts";
-import { deadError } from "./core.ts";
+import {
+  atShellPrompt,
+  captureSince,
+  compileRegex,
+  decodeCursor,
+  DEFAULT_TRIGGERS,
+  lineMatcher,
+  MAX_WAIT_MS,
+  type PaneProcess,
+  paneProcess,
+  parseTriggers,
+  runInRepl,
+  type WaitEnd,
+  waitForOutput,
+  watchPane,
+} from "../../engine/watch/mod.ts";
+import { checkNoNul, deadError } from "../checks.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -70,7 +78,7 @@ export const watchTools = [
       const matcher = lineMatcher(args.pattern, args.regex ?? false);
       const pane = await ctx.pane(args.pane_id);
       const limit = timeout(args.timeout_ms, 30_000);
-      const { end, lastLines } = await waitForOutput(ctx.engine, pane, matcher, {
+      const { end, lastLines } = await waitForOutput(ctx.app, pane, matcher, {
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, `waiting for ${JSON.stringify(args.pattern.slice(0, 40))}`),
@@ -100,7 +108,7 @@ export const watchTools = [
     input: { pane_id: paneIdArg },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
-      return { ...paneIds(pane), ...stateResult(await paneProcess(ctx.engine.proc, pane)) };
+      return { ...paneIds(pane), ...stateResult(await paneProcess(ctx.app.proc, pane)) };
     },
   }),
 
@@ -123,7 +131,7 @@ export const watchTools = [
       const triggers = parseTriggers(args.triggers ?? DEFAULT_TRIGGERS);
       const pane = await ctx.pane(args.pane_id);
       const limit = timeout(args.timeout_ms, 60_000);
-      const result = await watchPane(ctx.engine, pane, triggers, {
+      const result = await watchPane(ctx.app, pane, triggers, {
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, "watching"),
@@ -163,8 +171,8 @@ export const watchTools = [
       }
       const cursor = args.cursor === undefined ? null : decodeCursor(args.cursor);
       const pane = await ctx.pane(cursor?.p ?? args.pane_id!);
-      const result = await captureSince(ctx.tmux, pane, ctx.engine.output.followsLog(pane), cursor);
-      await ctx.engine.audit.capture(pane.paneId, result.text);
+      const result = await captureSince(ctx.tmux, pane, ctx.app.output.followsLog(pane), cursor);
+      await ctx.app.audit.capture(pane.paneId, result.text);
       return {
         ...paneIds(pane),
         text: result.text,
@@ -193,13 +201,11 @@ export const watchTools = [
     },
     async handler(args, ctx) {
       const prompt = compileRegex(args.prompt);
-      if (args.input.includes("\0")) {
-        throw new ToolError("INVALID_ARGUMENT", "Invalid input: must not contain a NUL byte");
-      }
+      checkNoNul(args.input, "input");
       const pane = await ctx.pane(args.pane_id);
       if (pane.dead) throw deadError(pane, "send input to");
       const limit = timeout(args.timeout_ms, 30_000);
-      const turn = await runInRepl(ctx.engine, pane, args.input, prompt, {
+      const turn = await runInRepl(ctx.app, pane, args.input, prompt, {
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, "waiting for the prompt"),

@@ -1,0 +1,253 @@
+import { join } from "node:path";
+import type { TmuxServer } from "../../tmux/server.ts";
+import type { PaneOutput } from "../output/mod.ts";
+import type { PaneInfo } from "../panes/mod.ts";
+import { ToolError } from "../errors.ts";
+import { PaneLocks } from "./pane_locks.ts";
+import { OutputCollector } from "./collector.ts";
+import { commandFile, MarkerScanner, newMarkerId, statusProbeLine, wrapperLine } from "./markers.ts";
+import { type ShellKind, waitForPrompt } from "./prompt.ts";
+import { foreground, shellKind } from "./shell.ts";
+
+export interface ExecOptions {
+  timeoutMs: number;
+  cwd?: string;
+  signal?: AbortSignal;
+  /** The pane was just created: wait for its shell's first prompt. */
+  fresh?: boolean;
+  /** Called about once a second while the command runs. */
+  onProgress?: (elapsedMs: number) => void;
+}
+
+export interface ExecResult {
+  output: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  truncated: boolean;
+  /** After a timeout: whether Ctrl-C brought the shell back to its prompt. */
+  interrupted?: boolean;
+  /** The shell itself ended (the command ran `exit`). */
+  shellExited?: boolean;
+}
+
+const INTERRUPT_GRACE_MS = 2000;
+const TICK_MS = 250;
+
+/** A command typed into a pane's shell, followed through the pane's output stream. */
+export interface Typed {
+  id: string;
+  kind: ShellKind;
+  paneId: string;
+  /** The shell's name as tmux showed it when the command was typed. */
+  shellName: string;
+  scanner: MarkerScanner;
+  collector: OutputCollector;
+  /** Stream offset (bytes since subscribing) of everything received so far. */
+  readonly received: number;
+  /** Resolves when new bytes arrive. */
+  changed(): Promise<void>;
+  close(): void;
+}
+
+/** Runs commands in panes' own shells; one at a time per pane. */
+export class Executor {
+  readonly locks = new PaneLocks();
+  #dirReady: Promise<string> | null = null;
+  #markers = 0;
+
+  constructor(
+    private readonly tmux: TmuxServer,
+    private readonly output: PaneOutput,
+    private readonly stateDir: string,
+  ) {}
+
+  async execute(pane: PaneInfo, command: string, options: ExecOptions): Promise<ExecResult> {
+    const release = await this.locks.acquire(pane.paneId, options.signal).catch(() => {
+      throw cancelled();
+    });
+    let keepLock = false;
+    try {
+      const shell = await waitForPrompt(this.tmux, pane, "run a command in", options.signal, options.fresh);
+      const typed = await this.type(pane, shell, command, { cwd: options.cwd });
+      try {
+        const started = performance.now();
+        const outcome = await this.#await(typed, started, options);
+        const durationMs = Math.round(performance.now() - started);
+        const { scanner, collector } = typed;
+        if (outcome === "done") {
+          const { text, truncated } = collector.text(scanner.startEnd!, scanner.end!.offset);
+          return { output: text, exitCode: scanner.end!.status, timedOut: false, durationMs, truncated };
+        }
+        if (outcome === "shell_gone") {
+          const { text, truncated } = collector.text(scanner.startEnd ?? typed.received, typed.received);
+          return { output: text, exitCode: null, timedOut: false, durationMs, truncated, shellExited: true };
+        }
+        const cutAt = typed.received;
+        await this.tmux.run("send-keys", "-t", pane.paneId, "C-c");
+        if (outcome === "aborted") {
+          keepLock = true; // released once the shell is back, so a queued call cannot type into the command
+          this.#settle(pane, typed).finally(release);
+          throw cancelled();
+        }
+        const interrupted = await this.#settle(pane, typed);
+        const { text, truncated } = collector.text(scanner.startEnd ?? cutAt, scanner.end?.offset ?? cutAt);
+        return {
+          output: text,
+          exitCode: scanner.end?.status ?? null,
+          timedOut: true,
+          durationMs,
+          truncated,
+          interrupted,
+        };
+      } finally {
+        if (!keepLock) typed.close();
+      }
+    } finally {
+      if (!keepLock) release();
+    }
+  }
+
+  /** Types the wrapper for `command` at the shell prompt and follows the pane's output. */
+  async type(
+    pane: PaneInfo,
+    shell: { kind: ShellKind; name: string },
+    command: string,
+    options: { cwd?: string; keepBytes?: number } = {},
+  ): Promise<Typed> {
+    const { kind } = shell;
+    const id = newMarkerId(++this.#markers);
+    const file = join(await this.#execDir(), `${id}.sh`);
+    await Deno.writeTextFile(file, commandFile(kind, command, options.cwd), { mode: 0o600 });
+    const scanner = new MarkerScanner(id);
+    const collector = new OutputCollector(options.keepBytes);
+    let received = 0;
+    const waiters = new Set<() => void>();
+    const subscription = await this.output.subscribe(pane, (bytes) => {
+      const offset = received;
+      received += bytes.length;
+      if (scanner.startEnd === null || scanner.end === null) collector.push(bytes, offset);
+      if (scanner.push(bytes, offset) && scanner.startEnd !== null) collector.discardBefore(scanner.startEnd);
+      for (const wake of waiters) wake();
+      waiters.clear();
+    });
+    try {
+      await this.tmux.batch([
+        ["send-keys", "-t", pane.paneId, "-l", "--", wrapperLine(kind, id, file)],
+        ["send-keys", "-t", pane.paneId, "Enter"],
+      ]);
+    } catch (error) {
+      subscription.close();
+      Deno.remove(file).catch(() => {});
+      throw error;
+    }
+    return {
+      id,
+      kind,
+      paneId: pane.paneId,
+      shellName: shell.name,
+      scanner,
+      collector,
+      get received() {
+        return received;
+      },
+      changed: () => new Promise<void>((resolve) => waiters.add(resolve)),
+      close: () => {
+        subscription.close();
+        Deno.remove(file).catch(() => {});
+      },
+    };
+  }
+
+  async #await(
+    typed: Typed,
+    started: number,
+    options: ExecOptions,
+  ): Promise<"done" | "timeout" | "aborted" | "shell_gone"> {
+    const deadline = started + options.timeoutMs;
+    let nextProgress = started + 1000;
+    let nextTick = started + TICK_MS;
+    for (;;) {
+      if (typed.scanner.end) return "done";
+      if (options.signal?.aborted) return "aborted";
+      const now = performance.now();
+      if (now >= deadline) return "timeout";
+      if (now >= nextTick) {
+        nextTick = now + TICK_MS;
+        if ((await foreground(this.tmux, typed.paneId)).dead) return "shell_gone";
+        continue;
+      }
+      if (now >= nextProgress) {
+        options.onProgress?.(now - started);
+        nextProgress += 1000;
+      }
+      await wakeOn(typed.changed(), Math.min(nextTick - now, deadline - now, nextProgress - now), options.signal);
+    }
+  }
+
+  /** After Ctrl-C: waits for the end marker or the shell's prompt; false if the command kept running. */
+  async #settle(pane: PaneInfo, typed: Typed): Promise<boolean> {
+    const deadline = performance.now() + INTERRUPT_GRACE_MS;
+    try {
+      while (performance.now() < deadline) {
+        if (typed.scanner.end) return true;
+        const state = await foreground(this.tmux, pane.paneId);
+        if (state.dead || shellKind(state.command)) return !state.dead;
+        await wakeOn(typed.changed(), 10);
+      }
+      return false;
+    } finally {
+      typed.close();
+    }
+  }
+
+  /** Types a status probe at the prompt (the shell keeps `$?` of the last command); null if none comes. */
+  async probeStatus(pane: PaneInfo, kind: ShellKind, timeoutMs = 1000): Promise<number | null> {
+    const id = newMarkerId(++this.#markers);
+    const scanner = new MarkerScanner(id, false);
+    let received = 0;
+    let wake = () => {};
+    const subscription = await this.output.subscribe(pane, (bytes) => {
+      if (scanner.push(bytes, received)) wake();
+      received += bytes.length;
+    });
+    try {
+      const seen = new Promise<void>((resolve) => wake = resolve);
+      await this.tmux.batch([
+        ["send-keys", "-t", pane.paneId, "-l", "--", statusProbeLine(kind, id)],
+        ["send-keys", "-t", pane.paneId, "Enter"],
+      ]);
+      await wakeOn(seen, timeoutMs);
+      return scanner.end?.status ?? null;
+    } finally {
+      subscription.close();
+    }
+  }
+
+  #execDir(): Promise<string> {
+    this.#dirReady ??= (async () => {
+      const dir = join(this.stateDir, "exec");
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    })();
+    return this.#dirReady;
+  }
+}
+
+/** Resolves when `event` fires, after `ms`, or on abort — whichever is first. */
+export function wakeOn(event: Promise<void>, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(finish, Math.max(0, ms));
+    signal?.addEventListener("abort", finish, { once: true });
+    event.then(finish);
+    function finish() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", finish);
+      resolve();
+    }
+  });
+}
+
+export function cancelled(): ToolError {
+  return new ToolError("CANCELLED", "The call was cancelled: the command was interrupted with Ctrl-C");
+}

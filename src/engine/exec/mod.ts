@@ -1,0 +1,7 @@
+/**
+ * Exec: commands typed into a pane's own shell and followed to their end marker
+ * (`Executor.execute`), and long-running processes started, awaited until ready and stopped
+ * with proof (`ProcessManager`). One command at a time per pane.
+ */
+export { type ExecOptions, type ExecResult, Executor } from "./executor.ts";
+export { ProcessManager, type Signal, SIGNALS, type StartResult, type StopResult } from "./processes.ts";

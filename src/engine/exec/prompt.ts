@@ -1,0 +1,54 @@
+import type { TmuxServer } from "../../tmux/server.ts";
+import { ToolError } from "../errors.ts";
+import type { PaneInfo } from "../panes/mod.ts";
+import { foreground, type ShellKind, shellKind } from "./shell.ts";
+
+export type { ShellKind };
+
+/** How long a new pane's shell may take to draw its first prompt before we type anyway. */
+export const PROMPT_GRACE_MS = 10_000;
+const POLL_MS = 2;
+
+/**
+ * Resolves with the shell's kind once a shell holds the pane's terminal and has drawn something
+ * (its prompt). A foreground program that is not a shell fails at once (PANE_BUSY). A shell that
+ * has drawn nothing yet (the start-up gate's `sh`, or `bash -c 'exec fish'` between the two) gets
+ * a grace period so the right shell is seen and typed text is not read by start-up files.
+ */
+export async function waitForPrompt(
+  tmux: TmuxServer,
+  pane: PaneInfo,
+  action: string,
+  signal?: AbortSignal,
+  fresh = false,
+): Promise<{ kind: ShellKind; name: string }> {
+  const deadline = performance.now() + PROMPT_GRACE_MS;
+  for (;;) {
+    const state = await foreground(tmux, pane.paneId);
+    if (state.dead) {
+      throw new ToolError(
+        "PANE_DEAD",
+        `Cannot ${action} pane ${pane.paneId}: its process has exited (status ${state.deadStatus ?? "unknown"})`,
+        "Its output is still readable with capture_pane; omit pane_id to use the default pane, or create_pane.",
+      );
+    }
+    const kind = shellKind(state.command);
+    const late = performance.now() >= deadline;
+    if (kind && (state.drawn || late)) return { kind, name: state.command };
+    // An owned pane's start-up gate (`tmux wait-for`) can still hold the terminal for a moment after
+    // create_pane returned: that pane is starting, not busy.
+    const starting = fresh || (state.command === "tmux" && !state.drawn);
+    // A program that is not a shell is busy at once, except in a pane just created (its start-up files run).
+    if (!kind && (state.drawn || late || !starting)) {
+      throw new ToolError(
+        "PANE_BUSY",
+        `Cannot ${action} pane ${pane.paneId}: it is running ${JSON.stringify(state.command)}, ` +
+          "not waiting at a shell prompt",
+        "Wait for it (watch_pane), stop it with stop_process, use send_keys for programs that are not shells, " +
+          "or omit pane_id to use the default pane.",
+      );
+    }
+    if (signal?.aborted) signal.throwIfAborted();
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}

@@ -1,0 +1,60 @@
+import type { TmuxServer } from "../../tmux/server.ts";
+import { ToolError } from "../errors.ts";
+import { listPanes, PANE_TEMPLATE, type PaneInfo, queryPanes } from "./panes.ts";
+
+const PANE_ID = /^%\d{1,9}$/;
+
+export function isPaneId(ref: string): boolean {
+  return PANE_ID.test(ref);
+}
+
+/**
+ * Resolves what an agent passes as `pane_id`: a tmux id `%N` or the unique name given at
+ * creation. Unknown and ambiguous names are errors that list the candidates.
+ */
+export async function resolvePane(tmux: TmuxServer, ref: string): Promise<PaneInfo> {
+  if (PANE_ID.test(ref)) {
+    const pane = await paneById(tmux, ref);
+    if (!pane) throw notFound(ref, await listPanes(tmux));
+    return pane;
+  }
+  if (/^[%@$]/.test(ref)) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `Invalid pane_id ${JSON.stringify(ref)}: ids look like %3`,
+      "Use list_panes to see pane ids and names.",
+    );
+  }
+  const panes = await listPanes(tmux);
+  const matches = panes.filter((p) => p.name === ref);
+  if (matches.length === 1) return matches[0];
+  if (matches.length > 1) {
+    throw new ToolError(
+      "AMBIGUOUS_TARGET",
+      `Pane name ${JSON.stringify(ref)} is ambiguous: ${matches.map((p) => p.paneId).join(", ")}`,
+      "Pass one of these pane ids instead.",
+    );
+  }
+  throw notFound(ref, panes);
+}
+
+async function paneById(tmux: TmuxServer, id: string): Promise<PaneInfo | null> {
+  try {
+    // tmux 3.3 answers display-message for a missing pane with empty fields, not an error.
+    const pane = (await queryPanes(tmux, ["display-message", "-p", "-t", id, PANE_TEMPLATE]))[0];
+    return pane?.paneId === id ? pane : null;
+  } catch (error) {
+    if ((error as { kind?: string }).kind === "target_gone") return null;
+    throw error;
+  }
+}
+
+function notFound(ref: string, panes: PaneInfo[]): ToolError {
+  const named = panes.filter((p) => p.name !== null).map((p) => `${JSON.stringify(p.name)} (${p.paneId})`);
+  const known = named.length > 0 ? ` Named panes: ${named.slice(0, 20).join(", ")}.` : "";
+  return new ToolError(
+    "PANE_NOT_FOUND",
+    `Pane ${JSON.stringify(ref)} not found.${known}`,
+    "Use list_panes to see active panes.",
+  );
+}

@@ -1,0 +1,68 @@
+import type { PaneInfo } from "../panes/mod.ts";
+import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
+import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
+import type { Paster } from "../panes/mod.ts";
+
+/** What a REPL turn needs: the wait dependencies and the guarded paste for multi-line input. */
+export interface ReplDeps extends WaitDeps {
+  paster: Paster;
+}
+
+export interface ReplTurn {
+  end: WaitEnd<string>;
+  /** The output between the input's echo and the next prompt (on a timeout: what came so far). */
+  output: string;
+}
+
+/**
+ * One REPL turn: listen, send `input`, collect output until a line that matches `prompt` is the
+ * unfinished last line after every input line has been echoed. Echo lines are recognised by
+ * content (each ends with the next input line), so output printed between pasted statements
+ * stays. One line is typed; several lines are pasted bracketed through a uniquely named buffer
+ * (`Paster`: a unique buffer, pasted only into a live pane), so the REPL receives them whole.
+ */
+export async function runInRepl(
+  deps: ReplDeps,
+  pane: PaneInfo,
+  input: string,
+  prompt: RegExp,
+  options: WaitOptions,
+): Promise<ReplTurn> {
+  const sent = input.endsWith("\n") ? input.slice(0, -1) : input;
+  const inputLines = sent.split("\n").map((l) => l.trimEnd());
+  let echoed = 0;
+  const output: string[] = [];
+  let scan: PaneScan | null = null;
+  const end = await runWait<string>(options, async (finish) => {
+    scan = await scanPane(deps, pane, (lines, scanner) => {
+      for (const line of lines) {
+        if (echoed < inputLines.length && isEcho(line, inputLines[echoed])) echoed++;
+        else output.push(line);
+      }
+      const last = scanner.partialForMatch;
+      if (echoed === inputLines.length && last !== null && prompt.test(last)) finish(output.join("\n"));
+    }, { keepLines: 10 });
+    await send(deps, pane.paneId, sent, inputLines.length > 1);
+    const current = scan;
+    return () => current.close();
+  });
+  return { end, output: output.join("\n") };
+}
+
+/** An echo line shows the input line after a prompt; an empty input line shows a bare prompt. */
+function isEcho(line: string, inputLine: string): boolean {
+  const trimmed = line.trimEnd();
+  if (inputLine.trim() === "") return trimmed.length <= 12 && !/\w/.test(trimmed);
+  return trimmed.endsWith(inputLine.trimStart()) || trimmed.endsWith(inputLine);
+}
+
+async function send(deps: ReplDeps, paneId: string, text: string, multiLine: boolean): Promise<void> {
+  if (!multiLine) {
+    await deps.tmux.batch([
+      ["send-keys", "-t", paneId, "-l", "--", text],
+      ["send-keys", "-t", paneId, "Enter"],
+    ]);
+    return;
+  }
+  await deps.paster.paste(paneId, text + "\n", { bracketed: true, enter: false });
+}

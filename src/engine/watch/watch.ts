@@ -1,0 +1,226 @@
+import type { PaneInfo } from "../panes/mod.ts";
+import {
+  atShellPrompt,
+  type PaneProcess,
+  paneProcess,
+  processExists,
+  readProcState,
+  waitsForInput,
+} from "./procstate.ts";
+import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
+import { runWait, type WaitOptions } from "./wait_loop.ts";
+import { BellDetector, ERROR_RE, type Trigger } from "./triggers.ts";
+
+/** State re-check when nothing else prompts one (a process silently starts waiting for input). */
+export const SAFETY_RECHECK_MS = 250;
+/** A state seen at the start holds only after this much quiet (the keys just sent may not be read yet). */
+export const SETTLE_MS = 100;
+/** Re-checks triggered by output are coalesced to at most one per this interval. */
+// A state check reads /proc through tmux (a few ms of process starts): at most ten a second.
+const OUTPUT_RECHECK_MS = 100;
+/** Control-mode notifications that can mean a pane's process ended. */
+const STATE_NOTIFICATIONS = new Set(["%window-close", "%unlinked-window-close", "%layout-change", "%exit"]);
+
+export interface WatchResult {
+  /** The trigger that fired, or "timeout". */
+  trigger: string;
+  /** The line that fired a pattern/error trigger. */
+  line?: string;
+  elapsedMs: number;
+  output: string;
+  outputTruncated: boolean;
+  state: PaneProcess & { gone: boolean };
+}
+
+interface Fired {
+  trigger: string;
+  line?: string;
+}
+
+/**
+ * Watches a pane until the first trigger fires. Output triggers are tested on every chunk;
+ * state triggers (exit/shell/input) are re-checked once output has been quiet for SETTLE_MS, on
+ * tmux notifications that can mean a pane closed, and every SAFETY_RECHECK_MS while quiet, for
+ * state that produces no output.
+ */
+export async function watchPane(
+  deps: WaitDeps,
+  pane: PaneInfo,
+  triggers: readonly Trigger[],
+  options: WaitOptions,
+): Promise<WatchResult> {
+  let scan: PaneScan | null = null;
+  const end = await runWait<Fired>(options, async (finish) => {
+    const started = performance.now();
+    let lastOutput = started;
+    let done = false;
+    const fire = (fired: Fired) => {
+      done = true;
+      finish(fired);
+    };
+    const has = (kind: Trigger["kind"]) => triggers.some((t) => t.kind === kind);
+    const stateful = has("exit") || has("shell") || has("input");
+    const seenFalse = { shell: false, input: false };
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const later = (fn: () => void, ms: number) => {
+      const id = setTimeout(() => {
+        timers.delete(id);
+        fn();
+      }, ms);
+      timers.add(id);
+    };
+
+    let checking = false;
+    let again = false;
+    let lastCheck = 0;
+    let pendingCheck = false;
+    let unreaped = 0;
+    const check = async () => {
+      if (checking) return void (again = true);
+      checking = true;
+      try {
+        do {
+          again = false;
+          lastCheck = performance.now();
+          await evaluate();
+        } while (again && !done);
+      } finally {
+        checking = false;
+      }
+    };
+    // While output flows the program is neither at a prompt nor waiting for input, and its exit
+    // ends the flow: state is checked once output has been quiet for SETTLE_MS.
+    let quietTimer: ReturnType<typeof setTimeout> | undefined;
+    const checkWhenQuiet = () => {
+      if (!stateful || done) return;
+      clearTimeout(quietTimer);
+      quietTimer = setTimeout(() => void check(), SETTLE_MS);
+    };
+    const requestCheck = () => {
+      if (!stateful || done || pendingCheck) return;
+      const wait = Math.max(0, lastCheck + OUTPUT_RECHECK_MS - performance.now());
+      pendingCheck = true;
+      later(() => {
+        pendingCheck = false;
+        void check();
+      }, wait);
+    };
+
+    const evaluate = async () => {
+      if (done) return;
+      // tmux's own answer first: the /proc snapshot costs process starts and is moot for a dead pane.
+      const dead = has("exit") ? await deadStatus(deps, pane.paneId) : "alive";
+      const needsProc = stateful && dead === "alive" && pane.pid !== null;
+      const files = needsProc ? await deps.proc.snapshot(pane.pid!) : new Map<string, string>();
+      if (dead !== "alive" || (has("exit") && pane.pid !== null && processExists(files, pane.pid) === false)) {
+        // tmux can mark a pane dead a moment before it has reaped the process and knows the status;
+        // "alive" here means the process ended while something else still holds the terminal.
+        if (dead !== "dead-unreaped" || ++unreaped > 25) {
+          return fire({ trigger: "exit" });
+        }
+        // A missed SIGCHLD can leave it unreaped: a no-op job makes tmux reap every exited child.
+        if (dead === "dead-unreaped") await deps.tmux.oneShot("run-shell", ":").catch(() => {});
+        return later(() => void check(), 20);
+      }
+      if (!has("shell") && !has("input")) return;
+      if (pane.pid === null || processExists(files, pane.pid) !== true) return;
+      const proc = readProcState(files, pane.pid);
+      const quietFor = performance.now() - lastOutput;
+      for (const t of triggers) {
+        if (t.kind !== "shell" && t.kind !== "input") continue;
+        const holds = t.kind === "shell" ? atShellPrompt(proc) : waitsForInput(proc);
+        if (!holds) seenFalse[t.kind] = true;
+        else if (seenFalse[t.kind] || quietFor >= SETTLE_MS) return fire({ trigger: t.name });
+        else later(() => void check(), SETTLE_MS - quietFor + 5);
+      }
+    };
+
+    const bell = new BellDetector();
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    const idle = triggers.find((t) => t.kind === "idle");
+    const armIdle = () => {
+      if (!idle || idle.kind !== "idle") return;
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => fire({ trigger: idle.name }), idle.ms);
+    };
+
+    scan = await scanPane(deps, pane, (lines, scanner, bytes) => {
+      if (done) return;
+      lastOutput = performance.now();
+      armIdle();
+      const rang = bell.push(bytes);
+      const partial = scanner.partial;
+      const candidates = partial === null ? lines : [...lines, partial];
+      for (const t of triggers) {
+        if (t.kind === "change") return fire({ trigger: t.name });
+        if (t.kind === "bell" && rang) return fire({ trigger: t.name });
+        if (t.kind === "pattern" || t.kind === "error") {
+          const re = t.kind === "pattern" ? t.re : ERROR_RE;
+          const line = candidates.find((l) => re.test(l));
+          if (line !== undefined) return fire({ trigger: t.name, line });
+        }
+      }
+      checkWhenQuiet();
+    }, { echoGuard: true, keepLines: 200, keepChars: 16_000 });
+
+    armIdle();
+    const unlisten = deps.tmux.onNotification((name) => {
+      if (STATE_NOTIFICATIONS.has(name)) requestCheck();
+    });
+    const safety = stateful
+      ? setInterval(() => performance.now() - lastOutput >= SETTLE_MS && void check(), SAFETY_RECHECK_MS)
+      : undefined;
+    void check();
+    const current = scan;
+    return () => {
+      done = true;
+      current.close();
+      unlisten();
+      clearTimeout(idleTimer);
+      clearTimeout(quietTimer);
+      clearInterval(safety);
+      for (const id of timers) clearTimeout(id);
+    };
+  });
+  const { text, truncated } = (scan as PaneScan | null)?.scanner.text() ?? { text: "", truncated: false };
+  const fired = end.kind === "done" ? end.value : { trigger: end.kind === "timeout" ? "timeout" : "cancelled" };
+  return {
+    trigger: fired.trigger,
+    ...(fired.line !== undefined ? { line: fired.line } : {}),
+    elapsedMs: end.elapsedMs,
+    output: text,
+    outputTruncated: truncated,
+    state: await finalState(deps, pane),
+  };
+}
+
+async function deadStatus(deps: WaitDeps, paneId: string): Promise<"alive" | "dead" | "dead-unreaped" | "gone"> {
+  try {
+    const [row] = await deps.tmux.run("display-message", "-p", "-t", paneId, "#{pane_dead} #{pane_dead_status}");
+    const [dead, status] = row.split(" ");
+    if (dead !== "1") return "alive";
+    return status ? "dead" : "dead-unreaped";
+  } catch (error) {
+    if ((error as { kind?: string }).kind === "target_gone") return "gone";
+    throw error;
+  }
+}
+
+/** The pane's state at the end of the watch, from a fresh tmux read. */
+async function finalState(deps: WaitDeps, pane: PaneInfo): Promise<PaneProcess & { gone: boolean }> {
+  try {
+    const [row] = await deps.tmux.run(
+      "display-message",
+      "-p",
+      "-t",
+      pane.paneId,
+      "#{pane_dead}\x1f#{pane_dead_status}\x1f#{pane_pid}",
+    );
+    const [dead, status, pid] = row.split("\x1f");
+    const fresh = { dead: dead === "1", exitCode: /^\d+$/.test(status) ? Number(status) : null, pid: Number(pid) };
+    return { ...await paneProcess(deps.proc, fresh), gone: false };
+  } catch (error) {
+    if ((error as { kind?: string }).kind !== "target_gone") throw error;
+    return { alive: false, exitCode: null, panePid: pane.pid, proc: null, gone: true };
+  }
+}

@@ -1,0 +1,172 @@
+import * as z from "zod";
+import { defineTool } from "../define.ts";
+import { commandArg, cwdArg, nameArg, paneIdArg } from "../args.ts";
+import { assertKillable, checkCwd, checkName, checkNoNul } from "../checks.ts";
+import { paneIds } from "../results.ts";
+import type { ToolContext } from "../context.ts";
+import type { PaneInfo } from "../../engine/panes/mod.ts";
+import { ToolError } from "../../engine/errors.ts";
+import { SIGNALS } from "../../engine/exec/mod.ts";
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_TIMEOUT_MS = 600_000;
+const DEFAULT_STOP_TIMEOUT_MS = 5_000;
+const MAX_STOP_TIMEOUT_MS = 60_000;
+
+function clampTimeout(value: number | undefined, fallback: number, max: number) {
+  const asked = value ?? fallback;
+  return { timeoutMs: Math.min(asked, max), clamped: asked > max };
+}
+
+async function targetPane(ctx: ToolContext, ref: string | undefined): Promise<{ pane: PaneInfo; fresh: boolean }> {
+  if (ref !== undefined) return { pane: await ctx.pane(ref), fresh: false };
+  const { pane, created } = await ctx.workspace.defaultPane();
+  ctx.paneId = pane.paneId;
+  return { pane, fresh: created };
+}
+
+function progress(ctx: ToolContext, totalMs: number) {
+  return (elapsedMs: number) => void ctx.progress(Math.round(elapsedMs), totalMs, "running");
+}
+
+function compileReady(pattern: string | undefined): RegExp | undefined {
+  if (pattern === undefined) return undefined;
+  try {
+    return new RegExp(pattern);
+  } catch (error) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `Invalid ready regex ${JSON.stringify(pattern)}: ${(error as Error).message}`,
+    );
+  }
+}
+
+const timeoutArg = z.number().int().min(1).max(86_400_000);
+const RUN = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+
+/** Running commands and long-running processes in panes' own shells. */
+export const execTools = [
+  defineTool({
+    name: "execute_command",
+    title: "Execute command",
+    description: "Run a command in a pane's shell (default: an owned pane named `default`) and return only its " +
+      "output and exit code. cd/export persist; stdout is a terminal. Times out with Ctrl-C (default 30 s).",
+    profile: "agent",
+    tier: "mutating",
+    annotations: RUN,
+    input: {
+      pane_id: paneIdArg.optional(),
+      command: commandArg.describe("shell text; may be multi-line"),
+      timeout_ms: timeoutArg.optional(),
+      cwd: cwdArg.optional(),
+    },
+    async handler(args, ctx) {
+      await checkCwd(args.cwd);
+      checkNoNul(args.command, "command");
+      const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+      const { pane, fresh } = await targetPane(ctx, args.pane_id);
+      const result = await ctx.app.executor.execute(pane, args.command, {
+        timeoutMs,
+        fresh,
+        cwd: args.cwd,
+        signal: ctx.signal,
+        onProgress: progress(ctx, timeoutMs),
+      });
+      return {
+        ...paneIds(pane),
+        output: result.output,
+        exit_code: result.exitCode,
+        timed_out: result.timedOut,
+        duration_ms: result.durationMs,
+        truncated: result.truncated,
+        ...(result.interrupted === undefined ? {} : { interrupted: result.interrupted }),
+        ...(result.shellExited ? { shell_exited: true } : {}),
+        ...(clamped ? { timeout_ms: timeoutMs, timeout_clamped: true } : {}),
+      };
+    },
+  }),
+  defineTool({
+    name: "start_process",
+    title: "Start process",
+    description: "Start a long-running command in a new owned pane (or pane_id's shell). With `ready` (regex), " +
+      "wait until an output line matches, the process exits, or the timeout; `outcome` says which.",
+    profile: "agent",
+    tier: "mutating",
+    annotations: RUN,
+    input: {
+      command: commandArg,
+      name: nameArg.optional(),
+      pane_id: paneIdArg.optional(),
+      ready: z.string().min(1).max(1000).optional().describe("regex for the ready line"),
+      timeout_ms: timeoutArg.optional(),
+    },
+    async handler(args, ctx) {
+      checkName(args.name);
+      checkNoNul(args.command, "command");
+      if (args.name !== undefined && args.pane_id !== undefined) {
+        throw new ToolError("INVALID_ARGUMENT", "Give name (for a new pane) or pane_id (an existing one), not both");
+      }
+      const ready = compileReady(args.ready);
+      const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+      const given = args.pane_id === undefined ? undefined : await ctx.pane(args.pane_id);
+      const result = await ctx.app.processes.start(args.command, {
+        pane: given,
+        name: args.name,
+        ready,
+        timeoutMs,
+        signal: ctx.signal,
+        onProgress: progress(ctx, timeoutMs),
+      });
+      ctx.paneId = result.pane.paneId;
+      return {
+        ...paneIds(result.pane),
+        outcome: result.outcome,
+        ...(result.matchedLine === undefined ? {} : { matched_line: result.matchedLine }),
+        ...(result.outcome === "exited" ? { exit_code: result.exitCode } : {}),
+        ...(result.lastLines === undefined ? {} : { last_lines: result.lastLines }),
+        elapsed_ms: result.elapsedMs,
+        ...(clamped ? { timeout_ms: timeoutMs, timeout_clamped: true } : {}),
+        attach_command: ctx.workspace.attachCommand,
+      };
+    },
+  }),
+  defineTool({
+    name: "stop_process",
+    title: "Stop process",
+    description: "Stop what runs in a pane (SIGINT = Ctrl-C by default) and verify it ended: `stopped`, exit_code, " +
+      "last lines. Panes this server did not create need tier destructive.",
+    profile: "agent",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    input: {
+      pane_id: paneIdArg,
+      signal: z.enum(SIGNALS).optional(),
+      timeout_ms: timeoutArg.optional().describe("how long to wait for it to end; default 5000"),
+    },
+    async handler(args, ctx) {
+      const pane = await ctx.pane(args.pane_id);
+      assertKillable(ctx, pane, "stop the process in");
+      const signal = args.signal ?? "SIGINT";
+      const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_STOP_TIMEOUT_MS, MAX_STOP_TIMEOUT_MS);
+      const result = await ctx.app.processes.stop(pane, signal, timeoutMs, ctx.signal);
+      return {
+        ...paneIds(pane),
+        signal,
+        was_running: result.wasRunning,
+        stopped: result.stopped,
+        exit_code: result.exitCode,
+        last_lines: result.lastLines,
+        elapsed_ms: result.elapsedMs,
+        ...(result.stillRunning
+          ? {
+            still_running: result.stillRunning,
+            hint: signal === "SIGKILL"
+              ? "It survived SIGKILL (uninterruptible?); kill_pane ends the pane."
+              : "It did not stop; retry with signal SIGTERM or SIGKILL.",
+          }
+          : {}),
+        ...(clamped ? { timeout_ms: timeoutMs, timeout_clamped: true } : {}),
+      };
+    },
+  }),
+];

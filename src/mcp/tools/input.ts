@@ -1,0 +1,75 @@
+import * as z from "zod";
+import { defineTool } from "../define.ts";
+import { paneIdArg } from "../args.ts";
+import { checkNoNul, deadError } from "../checks.ts";
+import { paneIds } from "../results.ts";
+import { ToolError } from "../../engine/errors.ts";
+import { KEY_FORMS_HELP, normalizeKey } from "../../tmux/keys.ts";
+import * as patterns from "../../safety/patterns.ts";
+
+/** Typing into panes: keys and literal text, and multi-line pastes. */
+export const inputTools = [
+  defineTool({
+    name: "send_keys",
+    title: "Send keys",
+    description: "Type `text` literally and/or press `keys` (tmux names: Enter, C-c, Up, F5; ^C = C-c). " +
+      "`enter` defaults to true with text, false with keys only. Then wait_for_text or capture_pane.",
+    profile: "core",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: {
+      pane_id: paneIdArg,
+      text: z.string().max(1_000_000).optional(),
+      keys: z.array(patterns.keyArg).max(256).optional(),
+      enter: z.boolean().optional(),
+    },
+    async handler(args, ctx) {
+      if (args.text === undefined && (args.keys === undefined || args.keys.length === 0)) {
+        throw new ToolError("INVALID_ARGUMENT", "Nothing to send: give text, keys, or both");
+      }
+      const keys = (args.keys ?? []).map((key, i) => {
+        const normalized = normalizeKey(key);
+        if (normalized === null) {
+          // keys are payloads (audit-redacted), so the value is not echoed back.
+          throw new ToolError("INVALID_ARGUMENT", `Unknown key name at keys[${i}]: ${KEY_FORMS_HELP}`);
+        }
+        return normalized;
+      });
+      checkNoNul(args.text, "text");
+      const pane = await ctx.pane(args.pane_id);
+      if (pane.dead) throw deadError(pane, "send keys to");
+      const enter = args.enter ?? args.text !== undefined;
+      const commands: string[][] = [];
+      if (args.text) commands.push(["send-keys", "-t", pane.paneId, "-l", "--", args.text]);
+      if (keys.length > 0) commands.push(["send-keys", "-t", pane.paneId, "--", ...keys]);
+      if (enter) commands.push(["send-keys", "-t", pane.paneId, "Enter"]);
+      await ctx.tmux.batch(commands);
+      return { ...paneIds(pane), sent: { text_chars: args.text?.length ?? 0, keys, enter } };
+    },
+  }),
+  defineTool({
+    name: "paste_text",
+    title: "Paste text",
+    description: "Paste multi-line text (a script, a heredoc) as one terminal paste, bracketed by default, " +
+      "so a shell takes it as one input; `enter` presses Enter afterwards.",
+    profile: "agent",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: {
+      pane_id: paneIdArg,
+      text: z.string().min(1).max(1_000_000),
+      bracketed: z.boolean().optional(),
+      enter: z.boolean().optional().describe("default false"),
+    },
+    async handler(args, ctx) {
+      checkNoNul(args.text, "text");
+      const pane = await ctx.pane(args.pane_id);
+      if (pane.dead) throw deadError(pane, "paste into");
+      await ctx.app.paster.paste(pane.paneId, args.text, {
+        bracketed: args.bracketed ?? true,
+        enter: args.enter ?? false,
+      });
+      return { ...paneIds(pane), pasted_chars: args.text.length, enter: args.enter ?? false };
+    },
+  }),
+];

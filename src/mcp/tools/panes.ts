@@ -1,0 +1,124 @@
+import * as z from "zod";
+import { defineTool, READ_ONLY } from "../define.ts";
+import { commandArg, cwdArg, DIRECTIONS, nameArg, paneIdArg } from "../args.ts";
+import { assertKillable, checkCwd, checkName } from "../checks.ts";
+import { isCaller, paneIds } from "../results.ts";
+import type { ToolContext } from "../context.ts";
+import { listPanes, type PaneInfo } from "../../engine/panes/mod.ts";
+import * as patterns from "../../safety/patterns.ts";
+
+function paneSummary(ctx: ToolContext, pane: PaneInfo) {
+  return {
+    ...paneIds(pane),
+    title: pane.title,
+    status: pane.dead ? "exited" : "running",
+    ...(pane.dead ? { exit_code: pane.exitCode } : {}),
+    command: pane.command,
+    pid: pane.pid,
+    cwd: pane.cwd,
+    size: `${pane.width}x${pane.height}`,
+    owned: ctx.workspace.isOwned(pane),
+    ...(isCaller(ctx.app, pane) ? { is_caller: true } : {}),
+  };
+}
+
+/** Creating, listing, splitting and killing panes. */
+export const paneTools = [
+  defineTool({
+    name: "create_pane",
+    title: "Create pane",
+    description: "Open a terminal pane (new window, or split_from a pane) running the user's shell or `command`. " +
+      "Output is logged from the first byte; the pane stays readable after its process exits.",
+    profile: "core",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: {
+      command: commandArg.optional().describe("run this instead of an interactive shell"),
+      name: nameArg.optional(),
+      cwd: cwdArg.optional(),
+      env: z.record(patterns.envNameArg, z.string().max(32_768)).optional(),
+      login: z.boolean().optional().describe("login shell"),
+      split_from: paneIdArg.optional(),
+      direction: z.enum(DIRECTIONS).optional().describe("with split_from; default below"),
+    },
+    async handler(args, ctx) {
+      checkName(args.name);
+      await checkCwd(args.cwd);
+      const splitFrom = args.split_from === undefined ? undefined : (await ctx.pane(args.split_from)).paneId;
+      const { pane } = await ctx.workspace.createPane({
+        command: args.command,
+        name: args.name,
+        cwd: args.cwd,
+        env: args.env,
+        login: args.login,
+        splitFrom,
+        direction: args.direction,
+      });
+      ctx.paneId = pane.paneId;
+      return { ...paneIds(pane), pid: pane.pid, attach_command: ctx.workspace.attachCommand };
+    },
+  }),
+  defineTool({
+    name: "list_panes",
+    title: "List panes",
+    description: "List panes with ids, name, status running/exited (+exit_code), command, pid, cwd, size.",
+    profile: "core",
+    tier: "readonly",
+    annotations: READ_ONLY,
+    input: {
+      session: patterns.sessionRef.optional().describe("session name or $id"),
+      owned_only: z.boolean().optional().describe("only panes this server created"),
+    },
+    async handler(args, ctx) {
+      let panes = await listPanes(ctx.tmux);
+      if (args.session !== undefined) {
+        panes = panes.filter((p) => p.sessionName === args.session || p.sessionId === args.session);
+      }
+      if (args.owned_only) panes = panes.filter((p) => ctx.workspace.isOwned(p));
+      return { panes: panes.filter((p) => !ctx.workspace.isHub(p)).map((p) => paneSummary(ctx, p)) };
+    },
+  }),
+  defineTool({
+    name: "kill_pane",
+    title: "Kill pane",
+    description: "Close a pane and end its process. Panes this server created need tier mutating; others destructive.",
+    profile: "core",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    input: { pane_id: paneIdArg },
+    async handler(args, ctx) {
+      const pane = await ctx.pane(args.pane_id);
+      assertKillable(ctx, pane, "kill");
+      await ctx.tmux.run("kill-pane", "-t", pane.paneId);
+      return { ...paneIds(pane), killed: true };
+    },
+  }),
+  defineTool({
+    name: "split_pane",
+    title: "Split pane",
+    description: "Split a pane and start an owned, logged pane beside it running the shell or `command`.",
+    profile: "agent",
+    tier: "mutating",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: {
+      pane_id: paneIdArg,
+      direction: z.enum(DIRECTIONS),
+      size: z.number().int().min(1).max(99).optional().describe("percent of the split pane"),
+      command: commandArg.optional(),
+      name: nameArg.optional(),
+    },
+    async handler(args, ctx) {
+      checkName(args.name);
+      const from = await ctx.pane(args.pane_id);
+      const { pane } = await ctx.workspace.createPane({
+        splitFrom: from.paneId,
+        direction: args.direction,
+        size: args.size,
+        command: args.command,
+        name: args.name,
+      });
+      ctx.paneId = pane.paneId;
+      return { ...paneIds(pane), pid: pane.pid, split_from: from.paneId, size: `${pane.width}x${pane.height}` };
+    },
+  }),
+];
