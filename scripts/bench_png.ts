@@ -1,44 +1,108 @@
 /**
- * Benchmarks for PNG snapshots (figures recorded in docs/snapshots.md):
- *   1. cold start to the initialize reply, from source and as a bundle, without and with a PngRenderer wired in
- *      (a scratch copy of main.ts under .bench/ that constructs one), runs interleaved
- *   2. the first render of a 200×50 screen (module import, resvg instantiation, render) and later renders, PNG sizes
- *   3. the rejected alternative: a generated TypeScript module holding the wasm and fonts as base64
- * Run: deno run -A scripts/bench_png.ts [--runs 15] [--renders 20] [--only start|render|base64]
+ * Benchmarks for PNG snapshots (figures in docs/BENCHMARKS.md, section Screens):
+ *   render  the time to draw a screen as PNG (terminal emulator, glyphs, deflate) for a busy, a nearly empty and a
+ *           24-bit-colour 200×50 screen at 1× and 2×, the longest the event loop went unserved meanwhile, PNG sizes;
+ *           side by side with rasterising the same screen's SVG with resvg (the way this replaced); the first
+ *           snapshots of a process (emulator and atlas loading); an idle loop for this machine's noise floor
+ *   start   cold start to the initialize reply and bundle size: main (no PNG), the resvg renderer (69e55ab), this
+ *           tree, from source and as bundles, runs interleaved
+ *   memory  a real server's RSS before and after its first PNG snapshots
+ *   yield   which ways of yielding let a timer and a subprocess's exit through between slices of work
+ *   deflate CompressionStream and node:zlib on a busy screen's scanlines: time and longest blocking
+ * Run: deno run -A scripts/bench_png.ts [--runs 15] [--only render|start|memory|yield|deflate]
  */
 import { parseArgs } from "node:util";
 import { createRequire } from "node:module";
-import { cleanEnv, startPermissions } from "../tests/helpers/harness.ts";
-import type { Screen } from "../src/engine/screen/snapshot.ts";
-import { ScreenRenderer, toSvg } from "../src/engine/screen/snapshot_render.ts";
-const screenRuns = (screen: Screen) => new ScreenRenderer().runs(screen);
+import { deflate, deflateSync, inflateSync } from "node:zlib";
+import { initWasm, Resvg } from "@resvg/resvg-wasm";
+import { cleanEnv, startPermissions, TestServer, until } from "../tests/helpers/harness.ts";
+import { type Screen, ScreenRenderer } from "../src/engine/screen/mod.ts";
+import { busyScreen, gradientScreen, screenBytes, sparseScreen, stats, withLoopMeter } from "./bench_png_screens.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: { runs: { type: "string" }, renders: { type: "string" }, only: { type: "string" } },
-});
+const { values } = parseArgs({ args: Deno.args, options: { runs: { type: "string" }, only: { type: "string" } } });
 const RUNS = Number(values.runs ?? 15);
-const RENDERS = Number(values.renders ?? 20);
 const ROOT = new URL("../", import.meta.url).pathname;
 const SCRATCH = `${ROOT}.bench/png`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const ms = (x: number) => x.toFixed(1);
 
-function stats(samples: number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return `median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms (n=${samples.length})`;
+async function benchRender(): Promise<void> {
+  const renderer = new ScreenRenderer();
+  const first = await withLoopMeter(() => renderer.markup(sparseScreen(), "html"));
+  console.log(
+    `first snapshot of the process (imports the emulator): ${ms(first.elapsed)} ms, ` +
+      `longest loop gap ${ms(first.longestWall)} ms wall / ${ms(first.longestCpu)} ms CPU`,
+  );
+  for (const scale of [1, 2] as const) {
+    const cold = await withLoopMeter(() => renderer.png(sparseScreen(), { scale }));
+    console.log(
+      `first PNG at ${scale}× (imports and decodes the atlas): ${ms(cold.elapsed)} ms, ` +
+        `longest loop gap ${ms(cold.longestWall)} ms wall / ${ms(cold.longestCpu)} ms CPU`,
+    );
+  }
+  const idle = [];
+  for (let i = 0; i < RUNS; i++) idle.push(await withLoopMeter(() => new Promise((r) => setTimeout(r, 40))));
+  const floor = stats(idle.map((s) => s.longestWall));
+  console.log(`idle loop, 40 ms: longest gap median ${ms(floor.median)} ms, max ${ms(floor.max)} ms (machine noise)\n`);
+
+  await initWasm(Deno.readFileSync(createRequire(import.meta.url).resolve("@resvg/resvg-wasm/index_bg.wasm")));
+  const font = (name: string) =>
+    Deno.readFileSync(createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${name}`));
+  const fonts = { loadSystemFonts: false, fontBuffers: [font("DejaVuSansMono.ttf"), font("DejaVuSansMono-Bold.ttf")] };
+  const screens: [string, Screen][] = [["busy", busyScreen()], ["nearly empty", sparseScreen()], [
+    "24-bit gradient",
+    gradientScreen(),
+  ]];
+  console.log(
+    "| screen (200×50) | way | render median (max) | longest loop gap wall median (max) | CPU median (max) | PNG |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const [name, screen] of screens) {
+    const svg = await renderer.markup(screen, "svg");
+    const rows: Record<string, { elapsed: number[]; wall: number[]; cpu: number[]; size: number }> = {};
+    const ways: [string, () => Promise<Uint8Array>][] = [
+      ["glyph atlas 1×", () => renderer.png(screen)],
+      ["glyph atlas 2×", () => renderer.png(screen, { scale: 2 })],
+      ["resvg on the SVG", () => Promise.resolve(new Resvg(svg, { font: fonts }).render().asPng())],
+    ];
+    for (let i = 0; i < RUNS; i++) {
+      for (const [way, render] of ways) { // interleaved, so load on the machine hits every way alike
+        await new Promise((r) => setTimeout(r, 20));
+        const run = await withLoopMeter(render);
+        rows[way] ??= { elapsed: [], wall: [], cpu: [], size: run.value.length };
+        rows[way].elapsed.push(run.elapsed);
+        rows[way].wall.push(run.longestWall);
+        rows[way].cpu.push(run.longestCpu);
+      }
+    }
+    for (const [way, r] of Object.entries(rows)) {
+      const [e, w, c] = [stats(r.elapsed), stats(r.wall), stats(r.cpu)];
+      console.log(
+        `| ${name} | ${way} | ${ms(e.median)} (${ms(e.max)}) ms | ${ms(w.median)} (${ms(w.max)}) ms | ` +
+          `${ms(c.median)} (${ms(c.max)}) ms | ${kib(r.size)} |`,
+      );
+    }
+  }
 }
 
-const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
-
-async function run(args: string[], options: Deno.CommandOptions = {}): Promise<string> {
-  const out = await new Deno.Command("deno", { args, cwd: ROOT, stdout: "piped", stderr: "piped", ...options })
-    .output();
+async function run(args: string[], cwd: string): Promise<string> {
+  const out = await new Deno.Command("deno", { args, cwd, stdout: "piped", stderr: "piped" }).output();
   if (out.code !== 0) throw new Error(`deno ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
   return new TextDecoder().decode(out.stdout);
 }
 
+/** A revision's files, exported with `git archive` (nothing is checked out). */
+async function exportTree(rev: string, dir: string): Promise<void> {
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dir, { recursive: true });
+  const archive = new Deno.Command("git", { args: ["archive", rev], cwd: ROOT, stdout: "piped" }).spawn();
+  const tar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
+  await archive.stdout.pipeTo(tar.stdin);
+  if (!(await archive.status).success || !(await tar.status).success) throw new Error(`git archive ${rev} failed`);
+}
+
 /** Process spawn to the first line on stdout (the initialize reply) under the start task's permissions. */
-async function startOnce(entry: string, noConfig: boolean): Promise<number> {
+async function startOnce(entry: string, cwd: string, noConfig: boolean): Promise<number> {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twb" });
   const env = cleanEnv();
   const started = performance.now();
@@ -48,25 +112,19 @@ async function startOnce(entry: string, noConfig: boolean): Promise<number> {
       ...(noConfig ? ["--no-config"] : []),
       ...startPermissions(env, [dir]),
       entry,
-      "--socket-path",
-      `${dir}/s`,
-      "--state-dir",
-      `${dir}/state`,
+      ...["--socket-path", `${dir}/s`, "--state-dir", `${dir}/state`],
     ],
+    cwd,
     env,
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
   }).spawn();
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
-    }) + "\n",
-  ));
+  const hello = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } };
+  await writer.write(
+    new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: hello }) + "\n"),
+  );
   const reader = child.stdout.getReader();
   await reader.read();
   const elapsed = performance.now() - started;
@@ -79,136 +137,142 @@ async function startOnce(entry: string, noConfig: boolean): Promise<number> {
 }
 
 async function benchStart(): Promise<void> {
-  await Deno.mkdir(SCRATCH, { recursive: true });
-  // main.ts as it will be once snapshot_pane holds a renderer: the PNG module is in the graph, never called.
-  const main = await Deno.readTextFile(`${ROOT}main.ts`);
+  await exportTree("main", `${SCRATCH}/main`);
+  await exportTree("69e55ab", `${SCRATCH}/resvg`);
+  // The resvg renderer was never wired into its main.ts; this entry holds one, as snapshot_pane would have.
+  const resvgMain = await Deno.readTextFile(`${SCRATCH}/resvg/main.ts`);
   await Deno.writeTextFile(
-    `${SCRATCH}/main_png.ts`,
-    `import { PngRenderer } from "../../src/engine/screen/mod.ts";\nexport const png = new PngRenderer();\n` +
-      main.replaceAll('from "./src/', 'from "../../src/'),
+    `${SCRATCH}/resvg/main_png.ts`,
+    `import { PngRenderer } from "./src/engine/screen/mod.ts";\nexport const png = new PngRenderer();\n${resvgMain}`,
   );
-  const variants: Record<string, { entry: string; noConfig: boolean }> = {
-    "source, main.ts": { entry: `${ROOT}main.ts`, noConfig: false },
-    "source, with PngRenderer": { entry: `${SCRATCH}/main_png.ts`, noConfig: false },
+  const trees = {
+    "main (no PNG)": [`${SCRATCH}/main`, "main.ts"],
+    "resvg (69e55ab)": [`${SCRATCH}/resvg`, "main_png.ts"],
+    "this tree": [ROOT, "main.ts"],
   };
-  for (const [name, entry] of [["main", `${ROOT}main.ts`], ["main_png", `${SCRATCH}/main_png.ts`]]) {
-    const out = `${SCRATCH}/${name}.js`;
-    await run(["bundle", "--quiet", "--platform", "deno", "-o", out, entry]);
-    const size = (await Deno.stat(out)).size;
-    variants[`bundle, ${name === "main" ? "main.ts" : "with PngRenderer"} (${kib(size)})`] = {
-      entry: out,
+  const variants: Record<string, { entry: string; cwd: string; noConfig: boolean }> = {};
+  for (const [name, [dir, entry]] of Object.entries(trees)) {
+    variants[`${name}, source`] = { entry: `${dir}/${entry}`, cwd: dir, noConfig: false };
+    const bundle = `${SCRATCH}/${name.split(" ")[0]}.js`;
+    await run(["bundle", "--quiet", "--platform", "deno", "-o", bundle, entry], dir);
+    variants[`${name}, bundle (${kib((await Deno.stat(bundle)).size)})`] = {
+      entry: bundle,
+      cwd: SCRATCH,
       noConfig: true,
     };
   }
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
-  for (const { entry, noConfig } of Object.values(variants)) await startOnce(entry, noConfig); // warm caches
+  for (const v of Object.values(variants)) await startOnce(v.entry, v.cwd, v.noConfig); // warm caches
   for (let i = 0; i < RUNS; i++) {
-    for (const [name, { entry, noConfig }] of Object.entries(variants)) {
-      samples[name].push(await startOnce(entry, noConfig));
-    }
+    for (const [name, v] of Object.entries(variants)) samples[name].push(await startOnce(v.entry, v.cwd, v.noConfig));
   }
-  for (const [name, s] of Object.entries(samples)) console.log(`cold start to initialize reply, ${name}: ${stats(s)}`);
+  for (const [name, s] of Object.entries(samples)) {
+    console.log(`cold start to initialize reply, ${name}: median ${ms(stats(s).median)} ms (n=${s.length})`);
+  }
 }
 
-/** A busy 200×50 screen: every row full of coloured words (build output, `ls --color`), bold and reverse runs. */
-function busyScreen(): Screen {
-  // [text, SGR parameters]: green, bold red, plain, blue, 256-colour, reverse, truecolor, box drawing.
-  const words: [string, string][] = [
-    ["PASS", "32"],
-    ["FAIL", "1;31"],
-    ["src/engine/snapshot.ts", "0"],
-    ["dir/", "34"],
-    ["warn", "38;5;208"],
-    [" 42 ", "7"],
-    ["ok", "0"],
-    ["true", "38;2;10;200;30"],
-    ["│", "0"],
-    ["──", "0"],
-  ];
-  const rows: string[] = [];
-  for (let y = 0; y < 50; y++) {
-    let row = "";
-    let width = 0;
-    for (let i = y; width + words[i % words.length][0].length + 1 <= 200; i++) { // a full row, never wrapped
-      const [text, sgr] = words[i % words.length];
-      row += `\x1b[${sgr}m${text}\x1b[0m `;
-      width += text.length + 1;
-    }
-    rows.push(row);
+async function benchMemory(): Promise<void> {
+  await using server = await TestServer.start();
+  const file = `${server.dir}/busy.ans`;
+  await Deno.writeTextFile(file, screenBytes(busyScreen()));
+  const pane = (await server.call<{ pane_id: string }>("create_pane", { command: `cat ${file}; sleep 600` })).pane_id;
+  await until(() => server.call<{ text: string }>("capture_pane", { pane_id: pane }), (c) => c.text.includes("PASS"));
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))![1]) / 1024;
+  await server.call("snapshot_pane", { pane_id: pane, format: "html" }); // the emulator is loaded by any rendering
+  const before = rss();
+  await server.result("snapshot_pane", { pane_id: pane, format: "png" });
+  const first = rss();
+  for (let i = 0; i < 20; i++) {
+    await server.result("snapshot_pane", { pane_id: pane, format: "png", theme: i % 2 ? "light" : "dark" });
   }
-  return {
-    state: {
-      cursor: { x: 10, y: 49, visible: true },
-      mode: null,
-      scrollPosition: 0,
-      historySize: 0,
-      width: 200,
-      height: 50,
-      alternateScreen: false,
-    },
-    rows,
-  };
-}
-
-async function benchRender(): Promise<void> {
-  const screen = busyScreen();
-  const svg = toSvg(screen, await screenRuns(screen));
-  const sparse: Screen = { ...screen, rows: ["$ make test", "\x1b[32mok\x1b[0m 12 tests", "$ "] };
-  const sparseSvg = toSvg(sparse, await screenRuns(sparse));
-  const rssBefore = Deno.memoryUsage().rss;
-  let t = performance.now();
-  const engine = await import("../src/engine/screen/png_engine.ts");
-  const imported = performance.now() - t;
-  t = performance.now();
-  const rasterise = await engine.loadRasteriser();
-  const instantiated = performance.now() - t;
-  t = performance.now();
-  const png = rasterise(svg);
-  const first = performance.now() - t;
+  const twenty = rss();
+  await server.result("snapshot_pane", { pane_id: pane, format: "png", scale: 2 });
+  for (let i = 0; i < 10; i++) await server.result("snapshot_pane", { pane_id: pane, format: "png", scale: 2 });
   console.log(
-    `first PNG: import ${imported.toFixed(1)} ms, instantiate ${instantiated.toFixed(1)} ms, ` +
-      `render ${first.toFixed(1)} ms; RSS +${kib(Deno.memoryUsage().rss - rssBefore)}`,
+    `server RSS after an html snapshot ${before.toFixed(1)} MB; after the first PNG ${first.toFixed(1)} MB ` +
+      `(+${(first - before).toFixed(1)}); after 20 more ${twenty.toFixed(1)} MB; after 11 at 2× ${rss().toFixed(1)} MB`,
   );
-  const samples: number[] = [];
-  for (let i = 0; i < RENDERS; i++) {
-    t = performance.now();
-    rasterise(svg);
-    samples.push(performance.now() - t);
-  }
-  console.log(`render of a busy 200×50 screen (SVG ${kib(svg.length)}): ${stats(samples)}; PNG ${kib(png.length)}`);
-  samples.length = 0;
-  let sparsePng: Uint8Array = new Uint8Array();
-  for (let i = 0; i < RENDERS; i++) {
-    t = performance.now();
-    sparsePng = rasterise(sparseSvg);
-    samples.push(performance.now() - t);
-  }
-  console.log(`render of a nearly empty 200×50 screen: ${stats(samples)}; PNG ${kib(sparsePng.length)}`);
 }
 
-/** The fallback: the same bytes as base64 in a generated TypeScript module (not kept; measured for the record). */
-async function benchBase64(): Promise<void> {
-  const require = createRequire(import.meta.url);
-  const files = {
-    wasm: "@resvg/resvg-wasm/index_bg.wasm",
-    regular: "dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf",
-    bold: "dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf",
+async function benchYield(): Promise<void> {
+  const busy = (n: number) => {
+    const end = performance.now() + n;
+    while (performance.now() < end);
   };
-  await Deno.mkdir(SCRATCH, { recursive: true });
-  const module = Object.entries(files).map(([name, path]) =>
-    `export const ${name} = Uint8Array.fromBase64("${Deno.readFileSync(require.resolve(path)).toBase64()}");\n`
-  ).join("");
-  await Deno.writeTextFile(`${SCRATCH}/assets_base64.ts`, module);
-  await Deno.writeTextFile(
-    `${SCRATCH}/load_base64.ts`,
-    `const t = performance.now();\nawait import("./assets_base64.ts");\nconsole.log(performance.now() - t);\n`,
-  );
-  await run(["run", `${SCRATCH}/load_base64.ts`]); // first run transpiles and caches
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) samples.push(Number(await run(["run", `${SCRATCH}/load_base64.ts`])));
-  console.log(`base64 module: ${kib(module.length)} of source; import and decode ${stats(samples)}`);
+  const channel = new MessageChannel();
+  const ways: [string, () => Promise<unknown>][] = [
+    ["setTimeout 0", () => new Promise((r) => setTimeout(r, 0))],
+    ["setImmediate", () => new Promise((r) => setImmediate(r))],
+    ["MessageChannel", () => new Promise((r) => (channel.port1.onmessage = r, channel.port2.postMessage(0)))],
+    ["resolved promise", () => Promise.resolve()],
+  ];
+  for (const [name, yieldNow] of ways) {
+    const started = performance.now();
+    let [timerAt, exitAt] = [NaN, NaN];
+    setTimeout(() => (timerAt = performance.now() - started), 3);
+    const child = new Deno.Command("true").output().then(() => (exitAt = performance.now() - started));
+    for (let i = 0; i < 40; i++) {
+      busy(1);
+      await yieldNow();
+    }
+    const loop = performance.now() - started;
+    await child;
+    console.log(
+      `${name}: 40 slices of 1 ms in ${ms(loop)} ms; a 3 ms timer ran at ${ms(timerAt)} ms, ` +
+        `a subprocess's exit was seen at ${ms(exitAt)} ms${exitAt > loop ? " (after the loop)" : ""}`,
+    );
+  }
+  channel.port1.close();
 }
 
-if (!values.only || values.only === "start") await benchStart();
-if (!values.only || values.only === "render") await benchRender();
-if (!values.only || values.only === "base64") await benchBase64();
+async function benchDeflate(): Promise<void> {
+  const png = await new ScreenRenderer().png(busyScreen());
+  // The scanlines of the busy screen: inflate the IDAT chunk of the PNG (it follows IHDR and PLTE).
+  let at = 8;
+  while (new TextDecoder().decode(png.subarray(at + 4, at + 8)) !== "IDAT") {
+    at += 12 + new DataView(png.buffer).getUint32(at);
+  }
+  const raw = new Uint8Array(inflateSync(png.subarray(at + 8, at + 8 + new DataView(png.buffer).getUint32(at))));
+  const ways: [string, () => Promise<number>][] = [
+    ["CompressionStream, 64 KiB writes", async () => {
+      const stream = new CompressionStream("deflate");
+      const writer = stream.writable.getWriter();
+      const out = new Response(stream.readable).arrayBuffer();
+      for (let i = 0; i < raw.length; i += 65536) await writer.write(raw.subarray(i, i + 65536));
+      await writer.close();
+      return (await out).byteLength;
+    }],
+    ["node:zlib deflateSync", () => Promise.resolve(deflateSync(raw).length)],
+    ["node:zlib deflate (callback)", () => new Promise((r) => deflate(raw, (_, out) => r(out.length)))],
+    ["node:zlib deflateSync level 1", () => Promise.resolve(deflateSync(raw, { level: 1 }).length)],
+  ];
+  const results: Record<string, { elapsed: number[]; cpu: number[]; size: number }> = {};
+  for (let i = 0; i < RUNS; i++) {
+    for (const [name, work] of ways) {
+      const run = await withLoopMeter(work);
+      results[name] ??= { elapsed: [], cpu: [], size: run.value };
+      results[name].elapsed.push(run.elapsed);
+      results[name].cpu.push(run.longestCpu);
+    }
+  }
+  for (const [name, r] of Object.entries(results)) {
+    console.log(
+      `${name} of ${kib(raw.length)}: ${ms(stats(r.elapsed).median)} ms, longest loop gap (CPU) ` +
+        `${ms(stats(r.cpu).median)} ms; ${kib(r.size)}`,
+    );
+  }
+}
+
+const sections: Record<string, () => Promise<void>> = {
+  render: benchRender,
+  start: benchStart,
+  memory: benchMemory,
+  yield: benchYield,
+  deflate: benchDeflate,
+};
+for (const [name, bench] of Object.entries(sections)) {
+  if (!values.only || values.only === name) {
+    console.log(`\n## ${name}\n`);
+    await bench();
+  }
+}

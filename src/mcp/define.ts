@@ -1,6 +1,7 @@
 import type * as z from "zod";
 import type { Profile, Tier } from "../config.ts";
 import type { ToolContext } from "./context.ts";
+import type { ImageResult } from "./results.ts";
 
 export interface Annotations {
   readOnlyHint: boolean;
@@ -20,7 +21,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   tier: Tier;
   annotations: Annotations;
   input: Shape;
-  handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<Record<string, unknown>>;
+  /** Structured fields (sent as structured content and as JSON text), or those fields with an image. */
+  handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<Record<string, unknown> | ImageResult>;
 }
 
 /** Keeps each definition's handler typed by its own schema. */

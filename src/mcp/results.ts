@@ -11,3 +11,12 @@ export function isCaller(app: App, pane: PaneInfo): boolean {
   const caller = app.config.caller;
   return caller !== null && caller.paneId === pane.paneId && app.workspace.sameServerAsCaller;
 }
+
+/** A result with an image: MCP image content beside the structured fields (which also go out as JSON text). */
+export class ImageResult {
+  constructor(
+    readonly fields: Record<string, unknown>,
+    readonly data: Uint8Array,
+    readonly mimeType: string,
+  ) {}
+}

@@ -1,9 +1,9 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
-import { paneIds } from "../results.ts";
+import { ImageResult, paneIds } from "../results.ts";
 import { resolveAndCapture } from "../../engine/panes/mod.ts";
-import { readScreen, toHtml, toSvg } from "../../engine/screen/mod.ts";
+import { type PngScale, readScreen, snapshotFile, THEME_NAMES, writeSnapshotFile } from "../../engine/screen/mod.ts";
 
 /** Reading what a pane shows: its output as text, and its screen as a person sees it. */
 export const screenTools = [
@@ -48,27 +48,37 @@ export const screenTools = [
     name: "snapshot_pane",
     title: "Snapshot pane",
     description: "The visible screen with cursor, mode, size, scroll position and history size; " +
-      "`format` ansi keeps colours, html/svg render it as a person sees it.",
+      "`format` ansi keeps colours, html/svg/png render it as a person sees it (png as an image). " +
+      "`path`: also save it as that file name in the state directory.",
     profile: "agent",
     tier: "readonly",
     annotations: READ_ONLY,
-    input: { pane_id: paneIdArg, format: z.enum(["text", "ansi", "html", "svg"]).optional() },
+    input: {
+      pane_id: paneIdArg,
+      format: z.enum(["text", "ansi", "html", "svg", "png"]).optional(),
+      theme: z.enum(THEME_NAMES).optional().describe("dark (default) or light"),
+      scale: z.number().int().min(1).max(2).optional().describe("png: 2 doubles the pixels"),
+      path: z.string().min(1).max(255).optional(),
+    },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
       const format = args.format ?? "text";
+      const { stateDir } = ctx.app.config;
+      const file = args.path === undefined ? null : snapshotFile(stateDir, args.path, format);
       const screen = await readScreen(ctx.tmux, pane.paneId, format !== "text");
       const { state } = screen;
-      let content: string;
-      if (format === "html" || format === "svg") {
-        const runs = await ctx.app.screens.runs(screen);
-        content = format === "html" ? toHtml(screen, runs) : toSvg(screen, runs);
-      } else {
-        content = screen.rows.join("\n");
-      }
-      return {
+      const options = { theme: args.theme, scale: args.scale as PngScale | undefined }; // 1 or 2, checked above
+      const content = format === "png"
+        ? await ctx.app.screens.png(screen, options)
+        : format === "html" || format === "svg"
+        ? await ctx.app.screens.markup(screen, format, options)
+        : screen.rows.join("\n");
+      if (file) await writeSnapshotFile(stateDir, file, content);
+      const fields = {
         ...paneIds(pane),
         format,
-        content,
+        ...(typeof content === "string" ? { content } : {}),
+        ...(file ? { path: file } : {}),
         cursor: state.cursor,
         mode: state.mode,
         size: { width: state.width, height: state.height },
@@ -77,6 +87,7 @@ export const screenTools = [
         alternate_screen: state.alternateScreen,
         status: pane.dead ? "exited" : "running",
       };
+      return typeof content === "string" ? fields : new ImageResult(fields, content, "image/png");
     },
   }),
 ];
