@@ -178,20 +178,24 @@ async function benchMemory(): Promise<void> {
   const pane = (await server.call<{ pane_id: string }>("create_pane", { command: `cat ${file}; sleep 600` })).pane_id;
   await until(() => server.call<{ text: string }>("capture_pane", { pane_id: pane }), (c) => c.text.includes("PASS"));
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))![1]) / 1024;
-  await server.call("snapshot_pane", { pane_id: pane, format: "html" }); // the emulator is loaded by any rendering
-  const before = rss();
-  await server.result("snapshot_pane", { pane_id: pane, format: "png" });
-  const first = rss();
-  for (let i = 0; i < 20; i++) {
-    await server.result("snapshot_pane", { pane_id: pane, format: "png", theme: i % 2 ? "light" : "dark" });
-  }
-  const twenty = rss();
-  await server.result("snapshot_pane", { pane_id: pane, format: "png", scale: 2 });
-  for (let i = 0; i < 10; i++) await server.result("snapshot_pane", { pane_id: pane, format: "png", scale: 2 });
+  const steps: [string, Record<string, unknown>, number][] = [
+    ["a text snapshot", { format: "text" }, 1],
+    ["the first html snapshot (loads the emulator)", { format: "html" }, 1],
+    ["20 more html snapshots", { format: "html" }, 20],
+    ["the first PNG (loads the 1× atlas)", { format: "png" }, 1],
+    ["20 more PNGs", { format: "png" }, 20],
+    ["20 PNGs at 2×", { format: "png", scale: 2 }, 20],
+  ];
+  let last = rss();
   console.log(
-    `server RSS after an html snapshot ${before.toFixed(1)} MB; after the first PNG ${first.toFixed(1)} MB ` +
-      `(+${(first - before).toFixed(1)}); after 20 more ${twenty.toFixed(1)} MB; after 11 at 2× ${rss().toFixed(1)} MB`,
+    `server RSS at start: ${last.toFixed(1)} MB (busy 200×50 pane; RSS includes garbage V8 has not collected)`,
   );
+  for (const [what, args, times] of steps) {
+    for (let i = 0; i < times; i++) await server.result("snapshot_pane", { pane_id: pane, ...args });
+    const now = rss();
+    console.log(`after ${what}: ${now.toFixed(1)} MB (${now >= last ? "+" : ""}${(now - last).toFixed(1)})`);
+    last = now;
+  }
 }
 
 async function benchYield(): Promise<void> {

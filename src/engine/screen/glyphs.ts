@@ -1,3 +1,5 @@
+import { Pacer } from "./pacer.ts";
+
 /** One scale of the generated glyph atlas (src/engine/screen/glyph_atlas.ts, made by scripts/gen_glyphs.ts). */
 export interface AtlasData {
   readonly cellWidth: number;
@@ -43,8 +45,8 @@ export class GlyphAtlas {
     this.#bold = new Map(codePoints(data.bold).map((cp, i) => [cp, 3 + regular.length + i]));
   }
 
-  /** Inflates and unpacks the bitmaps (about 1 ms at 1×, 3 ms at 2×). */
-  static async load(data: AtlasData): Promise<GlyphAtlas> {
+  /** Inflates and unpacks the bitmaps: 2–10 ms of work at 1× (10 while the code is still cold), in slices. */
+  static async load(data: AtlasData, pacer = new Pacer()): Promise<GlyphAtlas> {
     const packed = Uint8Array.fromBase64(data.data); // skips the line breaks
     const inflated = new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("deflate")));
     const bytes = new Uint8Array(await inflated.arrayBuffer());
@@ -52,6 +54,7 @@ export class GlyphAtlas {
     for (let i = 0; i < bytes.length; i++) {
       levels[2 * i] = bytes[i] >> 4;
       levels[2 * i + 1] = bytes[i] & 15;
+      if (i % 16384 === 0) await pacer.breathe();
     }
     return new GlyphAtlas(data, levels);
   }
