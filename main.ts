@@ -1,10 +1,15 @@
 import { ConfigError, helpText, loadConfig } from "./src/config.ts";
 import { serveStdio } from "./src/transports/stdio.ts";
+import { HttpStartError, serveHttpMode } from "./src/transports/http.ts";
+import { runBridge } from "./src/transports/bridge.ts";
+import { HttpConfigError } from "./src/http/mod.ts";
 import { attach } from "./src/cli/attach.ts";
 import { doctor } from "./src/cli/doctor.ts";
 import { VERSION } from "./src/version.ts";
 
 async function main(argv: string[]): Promise<number | null> {
+  // The bridge reads the old bridge's environment and flags (its --http is a switch, not a port).
+  if (argv[0] === "bridge") return await runBridge(argv.slice(1));
   const config = loadConfig(argv);
   switch (config.command) {
     case "help":
@@ -18,6 +23,10 @@ async function main(argv: string[]): Promise<number | null> {
     case "doctor":
       return await doctor(config);
     case "serve":
+      if (config.http) {
+        await serveHttpMode(config);
+        return null; // serves until SIGINT/SIGTERM
+      }
       await serveStdio(config);
       return null; // keeps running until stdin closes or a signal arrives
   }
@@ -28,7 +37,7 @@ if (import.meta.main) {
     const code = await main(Deno.args);
     if (code !== null) Deno.exit(code);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof HttpConfigError || error instanceof HttpStartError) {
       console.error(`tmuxwright: ${error.message}`);
       Deno.exit(2);
     }

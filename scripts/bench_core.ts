@@ -1,11 +1,12 @@
 /**
  * Core benchmarks: MCP round trip of capture_pane and list_panes against the floor of one tmux
- * subprocess per call (measured side by side in this run), and cold start to the initialize reply.
- * Run: deno run -A scripts/bench_core.ts [calls]
+ * subprocess per call (measured side by side in this run), and cold start to the initialize and tools/list
+ * replies for the default profile and profile all.
+ * Run: deno run -A scripts/bench_core.ts [calls] [--cold-only]   (COLD_RUNS=N for more cold starts, default 20)
  */
 import { cleanEnv, startPermissions, TestServer, tmuxAt } from "../tests/helpers/harness.ts";
 
-const CALLS = Number(Deno.args[0] ?? 300);
+const CALLS = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 300);
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 function stats(samples: number[]): { median: number; p95: number } {
@@ -45,47 +46,81 @@ async function roundTrips(): Promise<void> {
   );
 }
 
-/** Process start to the initialize reply on stdout, with a warm module cache. */
-async function coldStart(runs: number): Promise<void> {
-  const init = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
-  }) + "\n";
-  const samples: number[] = [];
-  for (let i = 0; i < runs + 1; i++) {
-    const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twb" });
-    const started = performance.now();
-    const child = new Deno.Command("deno", {
-      args: [
-        "run",
-        ...startPermissions(cleanEnv(), [dir]),
-        MAIN,
-        "--socket-path",
-        `${dir}/s`,
-        "--state-dir",
-        `${dir}/state`,
-      ],
-      env: cleanEnv(),
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(init));
-    const reader = child.stdout.getReader();
-    await reader.read();
-    if (i > 0) samples.push(performance.now() - started); // first run warms the cache
-    await writer.close();
-    reader.releaseLock();
-    await child.stdout.cancel();
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
+/** Reads stdout lines until one answers request `id`; returns the time it arrived. */
+async function replyTo(reader: ReadableStreamDefaultReader<Uint8Array>, id: number, buffer: { text: string }) {
+  const decoder = new TextDecoder();
+  while (!buffer.text.split("\n").some((line) => line.includes(`"id":${id}`))) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("server closed stdout");
+    buffer.text += decoder.decode(value, { stream: true });
   }
-  const s = stats(samples);
-  console.log(`cold start to initialize reply, ${runs} runs: median ${fmt(s.median)}  p95 ${fmt(s.p95)}`);
+  return performance.now();
 }
 
-await roundTrips();
-await coldStart(20);
+/**
+ * Process start to the initialize reply and to the tools/list reply, with a warm module cache, per
+ * profile (agent, the default, and all), interleaved so noise hits both alike.
+ */
+async function coldStart(runs: number): Promise<void> {
+  const message = (id: number, method: string, params: Record<string, unknown> = {}) =>
+    JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n";
+  const init = message(1, "initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "0" },
+  });
+  const list = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n" +
+    message(2, "tools/list");
+  const profiles = ["agent", "all"] as const;
+  const samples = Object.fromEntries(profiles.map((p) => [p, { init: [] as number[], list: [] as number[] }]));
+  for (let i = 0; i < runs + 1; i++) {
+    for (const profile of profiles) {
+      const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twb" });
+      const started = performance.now();
+      const child = new Deno.Command("deno", {
+        args: [
+          "run",
+          ...startPermissions(cleanEnv(), [dir]),
+          MAIN,
+          "--socket-path",
+          `${dir}/s`,
+          "--state-dir",
+          `${dir}/state`,
+          "--tools",
+          profile,
+        ],
+        env: cleanEnv(),
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(init));
+      const reader = child.stdout.getReader();
+      const buffer = { text: "" };
+      const initialized = await replyTo(reader, 1, buffer);
+      await writer.write(new TextEncoder().encode(list)); // as a client does: list after the initialize reply
+      const listed = await replyTo(reader, 2, buffer);
+      if (i > 0) { // the first round warms the cache
+        samples[profile].init.push(initialized - started);
+        samples[profile].list.push(listed - started);
+      }
+      await writer.close();
+      reader.releaseLock();
+      await child.stdout.cancel();
+      await child.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+  console.log(`cold start, ${runs} runs per profile (interleaved):`);
+  for (const profile of profiles) {
+    const init = stats(samples[profile].init), list = stats(samples[profile].list);
+    console.log(
+      `  --tools ${profile.padEnd(5)} initialize reply median ${fmt(init.median)}  p95 ${fmt(init.p95)};  ` +
+        `tools/list reply median ${fmt(list.median)}  p95 ${fmt(list.p95)}`,
+    );
+  }
+}
+
+if (!Deno.args.includes("--cold-only")) await roundTrips();
+await coldStart(Number(Deno.env.get("COLD_RUNS") ?? 20));

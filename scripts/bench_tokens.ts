@@ -8,27 +8,30 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
-import { loadConfig, type Profile, PROFILES } from "../src/config.ts";
+import { loadConfig, type Profile, PROFILES, TOOL_GROUPS } from "../src/config.ts";
 import { createServer } from "../src/mcp/server.ts";
 import type { App } from "../src/app.ts";
+import { ServerEvents } from "../src/engine/events/mod.ts";
 
-export const BUDGETS: Record<Profile, number | null> = { core: 1500, agent: 5000, all: null };
+export const BUDGETS: Record<Profile, number> = { core: 1500, agent: 5000, all: 8000 };
 
 const encoder = new Tiktoken(o200k);
 export const countTokens = (text: string) => encoder.encode(text).length;
 
 export interface ProfileCost {
-  profile: Profile;
+  /** What --tools said: a profile or a comma list of groups. */
+  profile: string;
   tools: number;
   total: number;
   instructions: number;
   perTool: { name: string; tokens: number }[];
 }
 
-/** tools/list of a profile at the most permissive tier (every tool listed), through a real client. */
-export async function measureProfile(profile: Profile): Promise<ProfileCost> {
+/** tools/list of a `--tools` value at the most permissive tier (every tool listed), through a real client. */
+export async function measureProfile(profile: string): Promise<ProfileCost> {
   const config = loadConfig(["doctor", "--tools", profile, "--safety", "destructive", "--state-dir", "/tmp/tw-bench"]);
-  const server = createServer({ config } as unknown as App); // tools/list never touches the rest
+  // tools/list never touches the rest; a connection subscribes to the event stream.
+  const server = createServer({ config, events: new ServerEvents() } as unknown as App);
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "bench", version: "0" });
   await Promise.all([server.connect(a), client.connect(b)]);
@@ -56,7 +59,12 @@ if (import.meta.main) {
     const cost = await measureProfile(profile);
     costs.push(cost);
     const budget = BUDGETS[profile];
-    console.log(`| ${profile} | ${cost.tools} | ${cost.total} | ${budget ?? "-"} | ${cost.instructions} |`);
+    console.log(`| ${profile} | ${cost.tools} | ${cost.total} | ${budget} | ${cost.instructions} |`);
+  }
+  console.log("\n| group (--tools GROUP) | tools | tokens |\n|---|---|---|");
+  for (const group of TOOL_GROUPS) {
+    const cost = await measureProfile(group);
+    console.log(`| ${group} | ${cost.tools} | ${cost.total} |`);
   }
   console.log("\n| tool | tokens |\n|---|---|");
   for (const tool of costs[costs.length - 1].perTool) console.log(`| ${tool.name} | ${tool.tokens} |`);

@@ -39,7 +39,14 @@ const results: Record<string, string> = {
   env_tmuxwright: await probe(() => Deno.env.get("TMUXWRIGHT_ANYTHING")),
   env_path: await probe(() => Deno.env.get("PATH")),
   env_all: await probe(() => Deno.env.toObject()),
-  net: await probe(() => fetch("http://127.0.0.1:80/")),
+  listen_loopback: await probe(() => Deno.listen({ hostname: "127.0.0.1", port: 0 }).close()),
+  listen_any: await probe(() => Deno.listen({ hostname: "0.0.0.0", port: 0 }).close()),
+  // Asked, not tried: no traffic leaves the machine.
+  net_other_host: await probe(() => {
+    if (Deno.permissions.querySync({ name: "net", host: "example.com:443" }).state !== "granted") {
+      throw new Deno.errors.NotCapable("net");
+    }
+  }),
   ffi: await probe(() => Deno.dlopen("libc.so.6", {})),
 };
 await Deno.remove(`${stateDir}/.probe`).catch(() => {});

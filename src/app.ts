@@ -1,11 +1,15 @@
 import type { Config } from "./config.ts";
 import { AuditLog } from "./audit/audit.ts";
-import type { TmuxServer } from "./tmux/server.ts";
-import { Paster, Workspace } from "./engine/panes/mod.ts";
+import type { TmuxServer, TmuxStatus } from "./tmux/server.ts";
+import { PaneSetWatcher, Paster, Workspace } from "./engine/panes/mod.ts";
 import { logDir, PaneOutput } from "./engine/output/mod.ts";
 import { Executor, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
+import { BufferRegistry } from "./engine/buffers/mod.ts";
+import { Channels } from "./engine/channels/mod.ts";
+import { DisplayPane } from "./engine/display/mod.ts";
+import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -29,7 +33,19 @@ export interface App {
   readonly paster: Paster;
   /** Renders screens as HTML/SVG; loads the terminal emulator on first use. */
   readonly screens: ScreenRenderer;
+  /** Paste buffers this server made (only those can be shown, pasted or deleted). */
+  readonly buffers: BufferRegistry;
+  /** tmux wait-for channels, waited on outside the control connection. */
+  readonly channels: Channels;
+  /** The side pane of notes for the person watching (write_to_display). */
+  readonly display: DisplayPane;
   readonly audit: AuditLog;
+  /**
+   * Things that happen outside any one request: log events (tmux reconnects, reaped workspaces,
+   * slow tmux commands, refused calls), trigger events (watch_pane, start_process) and pane set
+   * changes. Each MCP connection subscribes while it is open; log events also go to stderr.
+   */
+  readonly events: ServerEvents;
   /** Removes the workspace (unless --keep) and releases every resource; bounded in time by the caller. */
   close(): Promise<void>;
 }
@@ -37,10 +53,16 @@ export interface App {
 /** Builds the app from a validated configuration. Nothing talks to tmux until the first call. */
 export async function createApp(config: Readonly<Config>): Promise<App> {
   const audit = await AuditLog.open({ file: config.audit, fullDir: config.auditFull, payloads: config.auditPayloads });
-  const workspace = new Workspace(config);
+  const events = new ServerEvents();
+  events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
+  const workspace = new Workspace(config, events);
   const tmux = workspace.tmux;
+  tmux.onStatus((status) => logTmuxStatus(events, status));
+  const paneSet = new PaneSetWatcher(tmux, events);
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const executor = new Executor(tmux, output, config.stateDir);
+  const buffers = new BufferRegistry(tmux, config.pid);
+  const channels = new Channels(tmux);
   return {
     config,
     tmux,
@@ -48,12 +70,19 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     output,
     proc: new ProcReader(tmux, config.stateDir),
     executor,
-    processes: new ProcessManager(workspace, executor),
+    processes: new ProcessManager(workspace, executor, events),
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),
+    buffers,
+    channels,
+    display: new DisplayPane(tmux, workspace),
     audit,
+    events,
     async close() {
       try {
+        channels.close();
+        await buffers.close();
+        paneSet.close();
         await workspace.shutdown();
       } finally {
         output.close();
@@ -61,4 +90,14 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
       }
     },
   };
+}
+
+function stderrLine(event: LogEvent): string {
+  return `[tmuxwright] ${event.level}: ${event.logger}: ${event.message}`;
+}
+
+function logTmuxStatus(events: ServerEvents, status: TmuxStatus): void {
+  if (status.kind === "connected" && status.reconnect) events.log("info", "tmux", "control connection re-established");
+  if (status.kind === "lost") events.log("warning", "tmux", `control connection lost: ${status.reason}`);
+  if (status.kind === "slow") events.log("notice", "tmux", `slow tmux command: ${status.command} took ${status.ms} ms`);
 }

@@ -78,7 +78,8 @@ function randomArgs(rand: () => number, schema: JsonSchema): Record<string, unkn
 
 Deno.test(`fuzz: ${CALLS} random calls over every tool (seed ${SEED})`, async () => {
   console.log(`fuzz seed: ${SEED} (rerun with FUZZ_SEED=${SEED})`);
-  await using server = await TestServer.start({ env: { SHELL: "/bin/cat" } });
+  // Every tool of profile all, at the default tier (kill_server and global settings stay out of reach).
+  await using server = await TestServer.start({ args: ["--tools", "all"], env: { SHELL: "/bin/cat" } });
   const tools = (await server.client.listTools()).tools;
   const rand = mulberry32(SEED);
   const outcomes = { ok: 0, isError: 0, protocol: 0 };

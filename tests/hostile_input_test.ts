@@ -7,19 +7,28 @@ const ROOT = new URL("../", import.meta.url).pathname;
 /** Shell commands by contract (create_pane, execute_command ...): running them is the feature, not an injection. */
 const SHELL_COMMAND_ARGS = new Set(["command"]);
 const PAYLOAD_ARGS = new Set(["text", "keys", "input", "env", "command"]);
-const PANE_ARGS = /^(pane_id|split_from|target|pane)$/;
+const PANE_ARGS = /^(pane_id|other_pane_id|split_from|target|pane)$/;
 const BATCH = 16;
+const OWN_BUFFER = /^tmuxwright-\d+-[0-9a-f]{12}$/;
 
 /** The server-wide state no tool call with these arguments may change. */
 async function invariants(server: TestServer, workspace: RegExp) {
   const run = async (...args: string[]) => (await server.tmux(...args)).stdout;
+  // create_session makes sessions by design (a name is data, whatever it reads like): only ones whose panes are not
+  // all this server's count.
+  const panes = (await run("list-panes", "-a", "-F", "#{session_name}\x1f#{@tmuxwright_owner}")).split("\n");
+  const foreign = new Set(panes.filter((l) => l && !l.endsWith(`\x1f${server.pid}`)).map((l) => l.split("\x1f")[0]));
   return {
-    sessions: (await run("list-sessions", "-F", "#{session_name}")).split("\n").filter((s) => !workspace.test(s)),
-    buffers: await run("list-buffers", "-F", "#{buffer_name}"),
-    globalOptions: await run("show-options", "-g"),
+    sessions: (await run("list-sessions", "-F", "#{session_name}")).split("\n")
+      .filter((s) => !workspace.test(s) && (s === "" || foreign.has(s))),
+    // load_buffer makes buffers by design; only this server's generated names may appear.
+    buffers: (await run("list-buffers", "-F", "#{buffer_name}")).split("\n").filter((b) => !OWN_BUFFER.test(b)),
+    // set_option sets the probe option by design (tier destructive).
+    globalOptions: (await run("show-options", "-g")).split("\n").filter((l) => !l.startsWith("@tw_probe")),
     serverOptions: await run("show-options", "-s"),
     windowOptions: await run("show-options", "-w", "-g"),
-    environment: await run("show-environment", "-g"),
+    // set_environment sets the probe variable by design (tier destructive); nothing else may change.
+    environment: (await run("show-environment", "-g")).split("\n").filter((l) => !/^-?tw_probe\b/.test(l)),
   };
 }
 
@@ -44,6 +53,7 @@ Deno.test(`${HOSTILE.length} hostile strings in every string parameter of every 
   const user = await server.tmux("new-session", "-d", "-s", "user", "-x", "80", "-y", "20", "cat");
   assert.equal(user.code, 0, user.stderr);
   let target = (await server.call<{ pane_id: string }>("create_pane", { command: "cat", name: "target" })).pane_id;
+  const { buffer } = await server.call<{ buffer: string }>("load_buffer", { text: "probe" });
   const workspace = /^tmuxwright-\d+$/;
   const before = await invariants(server, workspace);
   const tools = (await server.client.listTools()).tools;
@@ -59,7 +69,21 @@ Deno.test(`${HOSTILE.length} hostile strings in every string parameter of every 
       if (dead.code !== 0 || dead.stdout.trim() === "1") {
         target = (await server.call<{ pane_id: string }>("create_pane", { command: "cat" })).pane_id;
       }
-      const base = baseArgs(schema, (name) => (PANE_ARGS.test(name) ? target : "tw_probe"));
+      // Valid values for the other required arguments, so each hostile value reaches the handler.
+      if ((await server.tmux("has-session", "-t", "=probe")).code !== 0) {
+        await server.call("create_session", { name: "probe", command: "cat" });
+      }
+      const window = (await server.tmux("display-message", "-p", "-t", target, "#{window_id}")).stdout.trim();
+      const valid: Record<string, string> = { window, session: "probe", buffer, layout: "tiled", format: "#{pane_id}" };
+      const base = baseArgs(
+        schema,
+        (name) =>
+          PANE_ARGS.test(name)
+            ? target
+            : name === "name" && /_option$/.test(tool.name)
+            ? "@tw_probe"
+            : valid[name] ?? "tw_probe",
+      );
       for (let i = 0; i < HOSTILE.length; i += BATCH) {
         const results = await Promise.all(
           HOSTILE.slice(i, i + BATCH).map(async (value) => {

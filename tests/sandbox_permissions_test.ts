@@ -39,7 +39,9 @@ Deno.test("the start task grants tmux, the state directory and the server's vari
       env_tmuxwright: "allowed",
       env_path: "NotCapable",
       env_all: "NotCapable",
-      net: "NotCapable",
+      listen_loopback: "allowed",
+      listen_any: "NotCapable",
+      net_other_host: "NotCapable",
       ffi: "NotCapable",
     });
   } finally {
@@ -58,9 +60,11 @@ Deno.test("the start and compile tasks share the run and env grants; start uses 
   ) {
     assert.ok(!start.includes(blanket), `start grants ${blanket}`);
   }
-  assert.ok(
-    !start.some((f) => f.startsWith("--allow-net") || f.startsWith("--allow-ffi") || f.startsWith("--allow-sys")),
-  );
+  assert.ok(!start.some((f) => f.startsWith("--allow-ffi") || f.startsWith("--allow-sys")));
+  // Networking: loopback addresses only, for --http and the bridge.
+  const net = "--allow-net=127.0.0.1,[::1],localhost";
+  assert.deepEqual(start.filter((f) => f.startsWith("--allow-net")), [net]);
+  assert.deepEqual(compile.filter((f) => f.startsWith("--allow-net")), [net]);
   assert.match(TASKS.compile, /-o dist\/tmuxwright main\.ts$/);
 });
 
@@ -120,4 +124,47 @@ Deno.test("the sandboxed server works: cwd checks need no read access outside th
     (await server.call<{ panes: { pane_id: string; cwd: string }[] }>("list_panes")).panes
       .find((p) => p.pane_id === pane.pane_id)?.cwd;
   await until(cwd, (dir) => dir === "/etc");
+});
+
+Deno.test("the bridge task is the start task plus its socket directory and the bridge command", () => {
+  const flags = (task: string) => task.split(/\s+/).filter((w) => w.startsWith("--allow-"));
+  const start = flags(TASKS.start);
+  const bridge = flags(TASKS.bridge);
+  const socketDir = "/tmp/tmuxwright-bridge-$USER";
+  for (const flag of bridge) {
+    if (/^--allow-(read|write)=/.test(flag)) {
+      assert.equal(flag, `${start.find((f) => f.startsWith(flag.slice(0, flag.indexOf("=") + 1)))},${socketDir}`);
+    } else {
+      assert.ok(start.includes(flag), `bridge adds ${flag}`);
+    }
+  }
+  assert.equal(bridge.length, start.length);
+  assert.match(TASKS.bridge, / main\.ts bridge$/);
+});
+
+Deno.test("every variable the bridge reads is in the --allow-env list", async () => {
+  const allowed = TASKS.bridge.match(/--allow-env=(\S+)/)[1].split(",");
+  const permitted = (name: string) =>
+    allowed.some((a: string) => (a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : a === name));
+  const text = await Deno.readTextFile(`${ROOT}src/transports/bridge.ts`);
+  const names = [...text.slice(text.indexOf("ENV_NAMES")).matchAll(/^\s+"([A-Z0-9_]+)",$/gm)].map((m) => m[1]);
+  assert.ok(names.includes("TMUX_BRIDGE_TOKEN") && names.includes("PORT"), names.join());
+  assert.deepEqual(names.filter((name) => !permitted(name)), []);
+});
+
+Deno.test("the start task's --http binds loopback; another address is refused naming the deno flag", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    const args = ["--state-dir", `${dir}/state`, "--socket-path", `${dir}/s`];
+    const remote = await runWithStartFlags(dir, "main.ts", [...args, "--http", "0.0.0.0:0", "--allow-remote"], {
+      TMUX_BRIDGE_TOKEN: "t",
+    });
+    assert.equal(remote.code, 2, remote.stderr);
+    assert.match(remote.stderr, /Cannot listen on 0\.0\.0\.0:0: .*--allow-net=0\.0\.0\.0:0/);
+    const noRemote = await runWithStartFlags(dir, "main.ts", [...args, "--http", "0.0.0.0:0"]);
+    assert.equal(noRemote.code, 2, noRemote.stderr);
+    assert.match(noRemote.stderr, /Cannot listen on "0\.0\.0\.0": only loopback addresses/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

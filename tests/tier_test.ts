@@ -90,7 +90,7 @@ Deno.test("the tier of every tool matches its annotations: readonly tools are ex
   await using server = await TestServer.start({ args: ["--safety", "destructive", "--tools", "all"] });
   for (const tool of await listed(server)) {
     const a = tool.annotations ?? {};
-    assert.ok(tool.title && a.title, `${tool.name} has a title`);
+    assert.ok(tool.title, `${tool.name} has a title`);
     for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
       assert.equal(typeof a[hint], "boolean", `${tool.name} sets ${hint}`);
     }

@@ -3,6 +3,7 @@ import { TmuxError } from "../tmux/errors.ts";
 /** The closed set of error codes an agent can see. */
 export type ErrorCode =
   | "PANE_NOT_FOUND"
+  | "NOT_FOUND"
   | "AMBIGUOUS_TARGET"
   | "TIER_DENIED"
   | "PROTECTED_TARGET"

@@ -1,7 +1,8 @@
 import type { ToolContext } from "./context.ts";
 import type { PaneInfo } from "../engine/panes/mod.ts";
 import { ToolError } from "../engine/errors.ts";
-import { assertNotCallerPane } from "../safety/self_protection.ts";
+import { assertNotCallerPane, assertNotSelf, type ProtectedTarget } from "../safety/self_protection.ts";
+import type { Ownership } from "../engine/layout/mod.ts";
 import { directoryProblem } from "../safety/sandbox.ts";
 
 /** Checks a start directory before tmux sees it (tmux would silently fall back to $HOME). */
@@ -41,6 +42,48 @@ export function deadError(pane: PaneInfo, action: string): ToolError {
  */
 export function assertKillable(ctx: ToolContext, pane: PaneInfo, action: string): void {
   assertNotCallerPane(ctx.app.config.caller, ctx.workspace.sameServerAsCaller, pane.paneId, action);
+  if (ctx.workspace.isHub(pane)) {
+    throw new ToolError(
+      "PROTECTED_TARGET",
+      `Cannot ${action} pane ${pane.paneId}: it keeps the workspace session alive`,
+      "Pick another pane with list_panes.",
+    );
+  }
+  if (!ctx.workspace.isOwned(pane)) {
+    ctx.requireTier("destructive", `${action} pane ${pane.paneId}, which this server did not create`);
+  }
+}
+
+/**
+ * The rule for a change to a window or session (kill, rename, move, resize, layout): never the
+ * workspace hub; never, at any tier, one the server itself runs in when `self` is set (kill,
+ * rename); `destructive` unless every pane in it was created by this server.
+ */
+export async function assertChangeable(
+  ctx: ToolContext,
+  target: Ownership & { kind: "window" | "session"; id: string },
+  action: string,
+  self = false,
+): Promise<void> {
+  const what = `${target.kind} ${target.id}`;
+  if (target.hub) {
+    throw new ToolError(
+      "PROTECTED_TARGET",
+      `Cannot ${action} ${what}: it holds the workspace hub that keeps tmuxwright connected`,
+      `Pick another ${target.kind} with list_${target.kind}s.`,
+    );
+  }
+  if (self) {
+    const protectedTarget: ProtectedTarget = target.kind === "window"
+      ? { kind: "window", windowId: target.id }
+      : { kind: "session", sessionId: target.id };
+    await assertNotSelf(ctx.tmux, ctx.app.config.caller, protectedTarget, action);
+  }
+  if (!target.owned) ctx.requireTier("destructive", `${action} ${what}, which this server did not create`);
+}
+
+/** The same rule for a change to one pane (title, resize, clear, respawn): ours → mutating, others → destructive. */
+export function assertPaneChangeable(ctx: ToolContext, pane: PaneInfo, action: string): void {
   if (ctx.workspace.isHub(pane)) {
     throw new ToolError(
       "PROTECTED_TARGET",

@@ -20,6 +20,8 @@ export class ToolContext {
     readonly app: App,
     readonly signal: AbortSignal,
     private readonly sendProgress: (progress: number, total?: number, message?: string) => Promise<void>,
+    /** The connection the call came from: tags the events the call causes (channel pushes). */
+    readonly origin?: string,
   ) {}
 
   get tmux(): TmuxServer {
@@ -31,7 +33,7 @@ export class ToolContext {
   }
 
   async pane(ref: string): Promise<PaneInfo> {
-    const pane = await resolvePane(this.app.tmux, ref);
+    const pane = await resolvePane(this.app.tmux, ref, this.app.workspace.instance);
     this.paneId = pane.paneId;
     return pane;
   }

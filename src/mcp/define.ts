@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { Profile, Tier } from "../config.ts";
+import type { Profile, Tier, ToolGroup } from "../config.ts";
 import type { ToolContext } from "./context.ts";
 import type { ImageResult } from "./results.ts";
 
@@ -17,6 +17,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   description: string;
   /** The smallest profile that lists the tool. */
   profile: Profile;
+  /** The capability group a `--tools` comma list can name. */
+  group: ToolGroup;
   /** The least safety tier that may call the tool; a tool without one is never exposed. */
   tier: Tier;
   annotations: Annotations;

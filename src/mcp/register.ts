@@ -13,16 +13,25 @@ import type { ToolDefinition } from "./define.ts";
 import type { App } from "../app.ts";
 import { tierAllows, ToolContext } from "./context.ts";
 import { ToolError, toToolError } from "../engine/errors.ts";
-import { type Profile, TIERS } from "../config.ts";
+import { type Config, type Profile, TIERS } from "../config.ts";
 import { scrubErrorText } from "../safety/scrub.ts";
+import { inputJsonSchema } from "./schema.ts";
 import { ImageResult } from "./results.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
 // Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
 export const MAX_RESPONSE_CHARS = 1_000_000;
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+/** Calls the server refused for safety, worth a log line (not mistakes like a wrong pane id). */
+const REFUSALS = new Set(["TIER_DENIED", "PROTECTED_TARGET"]);
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface CallContext {
+  /** The connection the calls come from (tags the events a call causes). */
+  origin?: string;
+  onRefused?(tool: string, error: ToolError): void;
+}
 
 interface Entry {
   tool: ToolDefinition;
@@ -36,8 +45,15 @@ interface Entry {
  * supported request-handler API. Each call passes: tier gate → argument validation (the tool's
  * own zod schema) → handler → error mapping → audit line (written before the result returns).
  * Every error text is scrubbed of payload values, since validation messages can quote them.
+ * Returns the names (without prefix) of the tools it lists. `context` tags calls with their
+ * connection and hears of refused calls (TIER_DENIED, PROTECTED_TARGET).
  */
-export function registerTools(server: McpServer, app: App, tools: readonly ToolDefinition[]): void {
+export function registerTools(
+  server: McpServer,
+  app: App,
+  tools: readonly ToolDefinition[],
+  context: CallContext = {},
+): string[] {
   const { config } = app;
   const table = new Map<string, Entry>();
   for (const tool of tools) {
@@ -45,28 +61,38 @@ export function registerTools(server: McpServer, app: App, tools: readonly ToolD
       console.error(`[tmuxwright] tool ${tool.name} declares no valid safety tier; not exposed`);
       continue; // a tool without a tier is never exposed
     }
-    if (PROFILE_RANK[tool.profile] > PROFILE_RANK[config.tools]) continue;
+    if (!selected(tool, config)) continue;
     table.set(config.toolPrefix + tool.name, {
       tool,
       schema: z.object(tool.input),
       allowed: tierAllows(config.safety, tool.tier),
     });
   }
-  const listed: Tool[] = [...table].filter(([, entry]) => entry.allowed).map(([name, { tool, schema }]) => ({
-    name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Tool["inputSchema"],
-    annotations: { title: tool.title, ...tool.annotations },
-  }));
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  // Built on the first tools/list, not before initialize: JSON Schemas of 58 tools take ~10 ms.
+  let listed: Tool[] | null = null;
+  const list = () =>
+    listed ??= [...table].filter(([, entry]) => entry.allowed).map(([name, { tool, schema }]) => ({
+      name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputJsonSchema(schema),
+      annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
+    }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const entry = table.get(name);
     if (!entry) return errorResult(new ToolError("INVALID_ARGUMENT", `Tool ${name} not found`), args);
-    return callTool(app, name, entry, args, extra);
+    return callTool(app, name, entry, args, extra, context);
   });
+  return [...table].filter(([, entry]) => entry.allowed).map(([, { tool }]) => tool.name);
+}
+
+/** A tool is served when the configured profile includes it or `--tools` names its group. */
+export function selected(tool: ToolDefinition, config: Pick<Config, "tools" | "toolGroups">): boolean {
+  if (config.toolGroups.includes(tool.group)) return true;
+  return config.tools !== null && PROFILE_RANK[tool.profile] <= PROFILE_RANK[config.tools];
 }
 
 async function callTool(
@@ -75,6 +101,7 @@ async function callTool(
   { tool, schema, allowed }: Entry,
   args: Record<string, unknown>,
   extra: Extra,
+  context: CallContext,
 ): Promise<CallToolResult> {
   const started = performance.now();
   const token = extra._meta?.progressToken;
@@ -84,7 +111,7 @@ async function callTool(
       method: "notifications/progress",
       params: { progressToken: token, progress, total, message },
     });
-  });
+  }, context.origin);
   let result: CallToolResult;
   let outcome: "ok" | "error" | "denied" = "ok";
   let code: string | undefined;
@@ -106,6 +133,7 @@ async function callTool(
     result = errorResult(error, args);
     if (outcome === "ok") outcome = "error";
     code = error.code;
+    if (REFUSALS.has(error.code)) context.onRefused?.(name, error);
   }
   const sent = result.content.reduce(
     (n, block) =>

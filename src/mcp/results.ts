@@ -1,4 +1,5 @@
 import type { PaneInfo } from "../engine/panes/mod.ts";
+import type { SessionInfo, WindowInfo } from "../engine/layout/mod.ts";
 import type { App } from "../app.ts";
 
 /** The ids every pane result carries, so the agent can chain the next call without a lookup. */
@@ -6,10 +7,55 @@ export function paneIds(pane: PaneInfo): Record<string, unknown> {
   return { pane_id: pane.paneId, window_id: pane.windowId, session_id: pane.sessionId, name: pane.name };
 }
 
+/** One pane as list_panes and the pane resources show it. */
+export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
+  const other = app.workspace.otherWorkspace(pane);
+  return {
+    ...paneIds(pane),
+    title: pane.title,
+    status: pane.dead ? "exited" : "running",
+    ...(pane.dead ? { exit_code: pane.exitCode } : {}),
+    command: pane.command,
+    pid: pane.pid,
+    cwd: pane.cwd,
+    size: `${pane.width}x${pane.height}`,
+    owned: app.workspace.isOwned(pane),
+    ...(other === null ? {} : { workspace_of: other }),
+    ...(isCaller(app, pane) ? { is_caller: true } : {}),
+  };
+}
+
 /** True when this pane is the one the server itself runs in (same socket, same pane). */
 export function isCaller(app: App, pane: PaneInfo): boolean {
   const caller = app.config.caller;
   return caller !== null && caller.paneId === pane.paneId && app.workspace.sameServerAsCaller;
+}
+
+export function sessionSummary(session: SessionInfo): Record<string, unknown> {
+  return {
+    session_id: session.sessionId,
+    name: session.name,
+    windows: session.windows,
+    attached: session.attached,
+    owned: session.owned,
+    ...(session.workspace ? { workspace: true } : {}),
+  };
+}
+
+export function windowSummary(window: WindowInfo): Record<string, unknown> {
+  return {
+    window_id: window.windowId,
+    session_id: window.sessionId,
+    session: window.sessionName,
+    index: window.index,
+    name: window.name,
+    active: window.active,
+    panes: window.paneIds,
+    size: `${window.width}x${window.height}`,
+    layout: window.layout,
+    ...(window.zoomed ? { zoomed: true } : {}),
+    owned: window.owned,
+  };
 }
 
 /** A result with an image: MCP image content beside the structured fields (which also go out as JSON text). */

@@ -8,10 +8,26 @@ export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 export {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
+  type CompleteResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  type GetPromptResult,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  type Prompt,
+  type PromptMessage,
+  ReadResourceRequestSchema,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate as ResourceTemplateEntry,
   type ServerNotification,
   type ServerRequest,
+  SubscribeRequestSchema,
   type Tool,
+  UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/protocol"
 export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";

@@ -3,6 +3,12 @@ import { NAME, VERSION } from "../version.ts";
 import type { App } from "../app.ts";
 import { registerTools } from "./register.ts";
 import { ALL_TOOLS } from "./tools/mod.ts";
+import { Connection } from "./connection.ts";
+import { registerResources, TEMPLATE_URIS } from "./resources/mod.ts";
+import { promptArgumentKind, registerPrompts, ToolNames } from "./prompts/mod.ts";
+import { type KindOf, registerCompletion } from "./completion.ts";
+import { forwardLogs } from "./logging.ts";
+import { CHANNEL_CAPABILITY, forwardChannel } from "./channel.ts";
 
 /** For the core profile, which has only the five pane tools. */
 export const CORE_INSTRUCTIONS = [
@@ -21,15 +27,72 @@ export const INSTRUCTIONS = [
   "- A human can watch live: see attach_command in create_pane results.",
 ].join("\n");
 
-/** A fresh MCP server over the shared app; no module state, one per transport connection. */
+/** For a hand-picked set of groups without the agent tools. */
+export const GROUP_INSTRUCTIONS = [
+  "tmux for agents. Ids: pane %N (or its name), window @N (or session:index), session $N (or its name).",
+  "Every result carries the ids of what it concerns; errors name the tool to call next.",
+].join("\n");
+
+/** Profile all adds the tmux primitives: one more line on their vocabulary. */
+export const ALL_INSTRUCTIONS = INSTRUCTIONS + "\n" +
+  "- tmux primitives: session = name or $N, window = @N or session:index; write_to_display leaves notes for the human.";
+
+function instructions(config: App["config"]): string {
+  if (config.tools === "core") return CORE_INSTRUCTIONS;
+  if (config.tools === "all") return ALL_INSTRUCTIONS;
+  return config.tools === null ? GROUP_INSTRUCTIONS : INSTRUCTIONS;
+}
+
+/** Said only with --channel, so the model knows what the pushed events are. */
+export const CHANNEL_INSTRUCTIONS =
+  "- Events arrive as <channel> messages: a watch_pane trigger fired, or a start_process program became ready or " +
+  "exited (meta: pane_id, event, detail, exit_code).";
+
+/**
+ * A fresh MCP server over the shared app, one per client connection (stdio has one; HTTP one per
+ * session). What belongs to the connection (resource subscriptions, its log level, its event
+ * stream listeners) is released when it closes; the App's long-lived services are shared.
+ */
 export function createServer(app: App): McpServer {
+  const { config } = app;
+  const connection = new Connection();
+  const base = instructions(config);
   const server = new McpServer(
     { name: NAME, title: "tmuxwright", version: VERSION },
     {
-      capabilities: { logging: {}, tools: {} },
-      instructions: app.config.tools === "core" ? CORE_INSTRUCTIONS : INSTRUCTIONS,
+      capabilities: {
+        logging: {},
+        tools: {},
+        resources: { subscribe: true, listChanged: true },
+        prompts: {},
+        completions: {},
+        ...(config.channel ? { experimental: { [CHANNEL_CAPABILITY]: {} } } : {}),
+      },
+      instructions: config.channel ? `${base}\n${CHANNEL_INSTRUCTIONS}` : base,
     },
   );
-  registerTools(server, app, ALL_TOOLS);
+  const listed = registerTools(server, app, ALL_TOOLS, {
+    origin: connection.id,
+    onRefused: (tool, error) =>
+      app.events.log("warning", "safety", `refused ${tool}: ${error.code}: ${error.message}`, connection.id),
+  });
+  const tools = new ToolNames(config.toolPrefix, listed);
+  registerResources(server, app, connection);
+  registerPrompts(server, app, tools);
+  registerCompletion(server, app, completionKind);
+  forwardLogs(server, app, connection);
+  if (config.channel) forwardChannel(server, app, connection);
+
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    connection.close();
+  };
   return server;
 }
+
+const completionKind: KindOf = (ref, argument) => {
+  if (ref.type === "prompt") return promptArgumentKind(ref.name, argument);
+  if (!(TEMPLATE_URIS as readonly string[]).includes(ref.uri)) return ref.uri.startsWith("tmux://") ? null : undefined;
+  return argument === "pane_id" ? "pane" : null;
+};

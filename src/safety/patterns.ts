@@ -13,6 +13,12 @@ export const SESSION_ID = /^\$\d{1,9}$/;
 export const NAME = /^[A-Za-z0-9_][A-Za-z0-9 _.+@=,\/-]{0,127}$/;
 /** Session names: as NAME, without `.` and `:` (tmux target separators). */
 export const SESSION_NAME = /^[A-Za-z0-9_][A-Za-z0-9 _+@=,\/-]{0,127}$/;
+/** A window by position: `session:index`, the session by name or `$N`. */
+export const WINDOW_INDEX = /^(?:\$\d{1,9}|[A-Za-z0-9_][A-Za-z0-9 _+@=,\/-]{0,127}):\d{1,6}$/;
+/** A tmux layout string as list_windows returns it (checksum, then sizes and offsets). */
+export const LAYOUT = /^[0-9a-f]{4},[0-9x,\[\]{}]{1,4000}$/;
+/** A tmux socket name (`tmux -L`). */
+export const SOCKET_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 /** Buffer and wait-for channel names. */
 export const BUFFER_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 export const CHANNEL_NAME = BUFFER_NAME;
@@ -30,6 +36,8 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 /** `#(` runs a shell job; `E:`/`T:` expand a value again as a format, which could hold a `#(`. */
 const FORMAT_JOB = /#\(/;
 const FORMAT_REEXPAND = /#\{(?:[^:}]*;)?[ET][:;]/;
+/** `s/…/…/` and the `/r` forms of `m` and `C` run tmux's regex engine, which is not linear in time. */
+const FORMAT_REGEX = /#\{[^}]*?(?:\bs\/|\b[mC]\/[a-z]*r)/;
 
 /** Why a tmux format string given to a read-only tool is refused, or null when it is safe. */
 export function formatProblem(format: string): string | null {
@@ -37,6 +45,7 @@ export function formatProblem(format: string): string | null {
   if (CONTROL.test(format)) return "contains control characters";
   if (FORMAT_JOB.test(format)) return "#( ) runs shell commands and is not allowed";
   if (FORMAT_REEXPAND.test(format)) return "the E: and T: modifiers re-expand values and are not allowed";
+  if (FORMAT_REGEX.test(format)) return "regular expressions (s/, m/r, C/r) are not allowed; use m: or C: without r";
   return null;
 }
 
@@ -50,6 +59,15 @@ export const windowRef = z.string().min(1).max(128).refine((v) => WINDOW_ID.test
 });
 export const sessionRef = z.string().min(1).max(128).refine((v) => SESSION_ID.test(v) || SESSION_NAME.test(v), {
   message: 'expected a session id like "$1" or a session name (letters, digits, space, _ - + @ = , /)',
+});
+export const windowTarget = z.string().min(1).max(140).refine((v) => WINDOW_ID.test(v) || WINDOW_INDEX.test(v), {
+  message: 'expected a window id like "@3" or session:index like "dev:1"',
+});
+/** Free text shown to people (titles, messages): no control characters except tab and newline where allowed. */
+export const displayText = (max: number) =>
+  z.string().max(max).refine((v) => !CONTROL.test(v), { message: "must not contain control characters" });
+export const socketArg = z.string().min(1).max(4096).refine((v) => SOCKET_NAME.test(v) || ABSOLUTE_PATH.test(v), {
+  message: "expected a socket name from list_servers or an absolute socket path",
 });
 export const nameArg = ref(
   NAME,

@@ -78,6 +78,20 @@ export async function assertNotSelf(
   if (reason !== null) throw protectedError(action, target, reason);
 }
 
+/**
+ * For a server reached by another socket than the connection's: refuses when it is the server the
+ * process runs in (same server pid or same socket path as in TMUX).
+ */
+export function assertNotCallerServer(
+  caller: Caller | null,
+  server: { pid: number | null; socketPath: string },
+  action: string,
+): void {
+  if (caller === null) return;
+  if (server.pid !== caller.serverPid && !samePath(server.socketPath, caller.socketPath)) return;
+  throw protectedError(action, { kind: "server" }, "tmuxwright itself runs inside this tmux server");
+}
+
 function protectedError(action: string, target: ProtectedTarget, reason: string): ToolError {
   const what = target.kind === "server" ? "the tmux server" : `${target.kind} ${targetId(target)}`;
   return new ToolError(

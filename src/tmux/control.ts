@@ -1,6 +1,7 @@
 import { commandLine } from "./quote.ts";
 import { classifyTmuxError, TmuxError } from "./errors.ts";
 import { ControlParser, type Reply } from "./control_parser.ts";
+import { UTF8 } from "./oneshot.ts";
 
 export interface ControlHandlers {
   notification?(name: string, args: string): void;
@@ -51,7 +52,7 @@ export class ControlClient {
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command("tmux", {
-        args: [...socketArgs, "-C", "attach-session", "-f", "no-output", "-t", `=${session}`],
+        args: [...UTF8, ...socketArgs, "-C", "attach-session", "-f", "no-output", "-t", `=${session}`],
         stdin: "piped",
         stdout: "piped",
         stderr: "null",

@@ -8,16 +8,17 @@ const BUFFER = /^[A-Za-z0-9_.-]{1,64}$/;
  * every session on it). The check and the paste run as one `if-shell -F` in a separate tmux
  * process: tmux evaluates both in one pass of its command queue, so the pane cannot die in
  * between. (`if-shell` adds reply blocks, so it never runs on the shared control connection.)
- * Returns false, pasting nothing, when the pane is dead.
+ * Returns false, pasting nothing, when the pane is dead. The buffer is deleted once pasted unless `keep`.
  */
 export async function pasteBufferIfAlive(
   tmux: TmuxServer,
   buffer: string,
   paneId: string,
   bracketed: boolean,
+  options: { keep?: boolean } = {},
 ): Promise<boolean> {
   if (!PANE_ID.test(paneId) || !BUFFER.test(buffer)) throw new RangeError("invalid pane id or buffer name");
-  const paste = `paste-buffer -d ${bracketed ? "-p " : ""}-b ${buffer} -t ${paneId}`;
+  const paste = `paste-buffer ${options.keep ? "" : "-d "}${bracketed ? "-p " : ""}-b ${buffer} -t ${paneId}`;
   const out = await tmux.oneShot("if-shell", "-F", "-t", paneId, "#{pane_dead}", "display-message -p dead", paste);
   return out.trim() !== "dead";
 }

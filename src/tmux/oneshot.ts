@@ -1,5 +1,11 @@
 import { classifyTmuxError, TmuxError } from "./errors.ts";
 
+/**
+ * `-u`: a tmux client started without a UTF-8 locale (MCP clients often pass no LANG) prints
+ * control characters, such as the field separator, as "_".
+ */
+export const UTF8 = ["-u"] as const;
+
 export interface OneShotResult {
   code: number;
   stdout: string;
@@ -14,7 +20,7 @@ export async function tmuxOneShot(args: readonly string[], stdin?: Uint8Array): 
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("tmux", {
-      args: [...args],
+      args: [...UTF8, ...args],
       stdin: stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",

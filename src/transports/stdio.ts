@@ -29,9 +29,7 @@ export async function serveStdio(config: Readonly<Config>): Promise<void> {
   process.stdin.on("end", () => stop("stdin closed"));
   process.stdin.on("close", () => stop("stdin closed"));
 
-  app.workspace.reapStale().then(
-    (reaped) => reaped.length > 0 && console.error(`[tmuxwright] removed stale workspaces: ${reaped.join(", ")}`),
-    () => {},
-  );
   await createServer(app).connect(new StdioServerTransport());
+  // After connecting, so the client's connection hears about what was removed (also on stderr).
+  app.workspace.reapStale().catch(() => {});
 }

@@ -1,4 +1,11 @@
+import type * as z from "zod";
 import { CallToolResultSchema, Client, StdioClientTransport } from "./sdk_client.ts";
+
+/** A notification schema as the SDK client takes it: an object with a literal `method`. */
+type NotificationSchema = z.ZodObject<{ method: z.ZodLiteral<string> }>;
+
+/** What a notification handler received, each with the client's clock when it arrived. */
+export type Heard<T> = (T & { at: number })[];
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -121,6 +128,18 @@ export class TestServer {
     return { text: first?.type === "text" ? first.text : "", isError: result.isError === true };
   }
 
+  /**
+   * Records every notification of one kind from now on (the SDK client keeps one handler per
+   * method, so a later `listen` for the same method replaces this one).
+   */
+  listen<S extends NotificationSchema>(schema: S): Heard<z.infer<S>> {
+    const heard: Heard<z.infer<S>> = [];
+    this.client.setNotificationHandler(schema, (notification) => {
+      heard.push({ ...(notification as z.infer<S>), at: performance.now() });
+    });
+    return heard;
+  }
+
   /** Runs tmux directly against the server's socket (for checks from the outside). */
   async tmux(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return await tmuxAt(this.socket, ...args);
@@ -156,7 +175,11 @@ export async function tmuxAt(socket: string, ...args: string[]) {
 }
 
 /** Waits for a condition with a deadline (never a fixed sleep); returns the last value seen. */
-export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(
+  probe: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   let value = await probe();
   while (!ok(value)) {

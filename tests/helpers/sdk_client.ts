@@ -7,5 +7,8 @@ export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 export {
   CallToolResultSchema,
   LoggingMessageNotificationSchema,
+  McpError,
   ProgressNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";

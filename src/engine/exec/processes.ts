@@ -5,6 +5,7 @@ import { waitForPrompt } from "./prompt.ts";
 import { lastLines, LineMatcher } from "./process_lines.ts";
 import { deliverSignal, type Signal } from "./signals.ts";
 import { foreground, shellKind } from "./shell.ts";
+import type { ServerEvents } from "../events/mod.ts";
 
 export { SIGNALS } from "./signals.ts";
 export type { Signal };
@@ -30,12 +31,29 @@ export interface StopResult {
   elapsedMs: number;
 }
 
-/** Long-running processes typed into owned shells: started, awaited until ready, stopped with proof. */
+/** A process followed until it exits; its exit is reported once, unless stop_process ended it. */
+interface Running {
+  typed: Typed;
+  pane: PaneInfo;
+  origin?: string;
+  exitReported: boolean;
+  stopping: boolean;
+}
+
+/**
+ * Long-running processes typed into owned shells: started, awaited until ready, stopped with
+ * proof. Readiness and exits are published on the server's event stream as trigger events (an
+ * exit also when it happens long after start_process returned).
+ */
 export class ProcessManager {
   /** The last process started in each pane, followed until it exits or is stopped. */
-  readonly #running = new Map<string, Typed>();
+  readonly #running = new Map<string, Running>();
 
-  constructor(private readonly workspace: Workspace, readonly executor: Executor) {}
+  constructor(
+    private readonly workspace: Workspace,
+    readonly executor: Executor,
+    private readonly events: ServerEvents,
+  ) {}
 
   async start(
     command: string,
@@ -46,6 +64,8 @@ export class ProcessManager {
       timeoutMs: number;
       signal?: AbortSignal;
       onProgress?: (elapsedMs: number) => void;
+      /** The connection that asked, for the trigger events of this process. */
+      origin?: string;
     },
   ): Promise<StartResult> {
     const pane = options.pane ?? (await this.workspace.createPane({ name: options.name })).pane;
@@ -63,13 +83,24 @@ export class ProcessManager {
     } finally {
       release();
     }
-    this.#running.get(pane.paneId)?.close();
-    this.#running.set(pane.paneId, typed);
-    this.#closeOnExit(pane.paneId, typed);
-    const started = performance.now();
+    this.#running.get(pane.paneId)?.typed.close();
+    const running: Running = { typed, pane, origin: options.origin, exitReported: false, stopping: false };
+    this.#running.set(pane.paneId, running);
+    this.#closeOnExit(running);
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };
+    const result = await this.#awaitReady(running, options.ready, options);
+    if (result.outcome === "ready") this.#report(running, "ready", result.matchedLine ?? "", null);
+    if (result.outcome === "exited") this.#reportExit(running, result.exitCode ?? null);
+    return result;
+  }
 
-    const matcher = new LineMatcher(options.ready);
+  async #awaitReady(
+    { typed, pane }: Running,
+    ready: RegExp,
+    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (elapsedMs: number) => void },
+  ): Promise<StartResult> {
+    const started = performance.now();
+    const matcher = new LineMatcher(ready);
     const deadline = started + options.timeoutMs;
     let nextProgress = started + 1000;
     let nextTick = started + 250;
@@ -123,7 +154,8 @@ export class ProcessManager {
 
   async stop(pane: PaneInfo, signal: Signal, timeoutMs: number, abort?: AbortSignal): Promise<StopResult> {
     const started = performance.now();
-    const typed = this.#running.get(pane.paneId) ?? null;
+    const running = this.#running.get(pane.paneId) ?? null;
+    const typed = running?.typed ?? null;
     const elapsed = () => Math.round(performance.now() - started);
     const tail = (upTo?: number) =>
       typed?.scanner.startEnd != null
@@ -144,6 +176,7 @@ export class ProcessManager {
         elapsedMs: elapsed(),
       };
     }
+    if (running) running.stopping = true; // the caller learns the exit from the result
     await deliverSignal(this.workspace.tmux, pane, signal);
     const deadline = started + timeoutMs;
     for (;;) {
@@ -173,6 +206,7 @@ export class ProcessManager {
         return { wasRunning: true, stopped: true, exitCode, lastLines: lines, elapsedMs: elapsed() };
       }
       if (performance.now() >= deadline || abort?.aborted) {
+        if (running) running.stopping = false; // it survived: a later exit is news again
         const stillRunning = { command: state.command };
         return {
           wasRunning: true,
@@ -187,13 +221,43 @@ export class ProcessManager {
     }
   }
 
-  /** Stops following a process's output once it has exited (keeping what it printed for stop_process). */
-  async #closeOnExit(paneId: string, typed: Typed): Promise<void> {
-    while (!typed.scanner.end && this.#running.get(paneId) === typed) {
+  /**
+   * Stops following a process's output once it has exited (keeping what it printed for
+   * stop_process), and reports the exit unless another process replaced it in the pane.
+   */
+  async #closeOnExit(running: Running): Promise<void> {
+    const { typed, pane } = running;
+    let deadStatus: number | null = null;
+    while (!typed.scanner.end && this.#running.get(pane.paneId) === running) {
       await wakeOn(typed.changed(), 1000);
-      if ((await foreground(this.workspace.tmux, paneId).catch(() => ({ dead: true }))).dead) break;
+      const state = await foreground(this.workspace.tmux, pane.paneId).catch(() => ({ dead: true, deadStatus: null }));
+      if (state.dead) {
+        deadStatus = state.deadStatus;
+        break;
+      }
     }
     typed.close();
+    if (this.#running.get(pane.paneId) === running) this.#reportExit(running, typed.scanner.end?.status ?? deadStatus);
+  }
+
+  #reportExit(running: Running, exitCode: number | null): void {
+    if (running.exitReported || running.stopping) return;
+    running.exitReported = true;
+    const detail = exitCode === null ? "the process ended" : `the process exited with status ${exitCode}`;
+    this.#report(running, "exit", detail, exitCode);
+  }
+
+  #report({ pane, origin }: Running, event: string, detail: string, exitCode: number | null): void {
+    this.events.emit({
+      kind: "trigger",
+      source: "start_process",
+      paneId: pane.paneId,
+      paneName: pane.name,
+      event,
+      detail,
+      exitCode,
+      ...(origin === undefined ? {} : { origin }),
+    });
   }
 }
 

@@ -6,6 +6,6 @@
 export { type OutputPane, type OutputSubscription, PaneOutput } from "./source.ts";
 export { logSize } from "./follower.ts";
 export { ensureLogDir, logDir, logPathFor, pipeCommand } from "./log_files.ts";
-export { findLog, type LogEntry, pruneLogs, recordLog } from "./registry.ts";
+export { logEntries, type LogEntry, pruneLogs, recordLog } from "./registry.ts";
 export { concatBytes, listSegments, logStart, readLogRange, readRange, type Segment } from "./rotation.ts";
 export { renderTerminalText } from "./render.ts";

@@ -13,6 +13,8 @@ export interface LogEntry {
   /** The tmux socket path: pane ids repeat across tmux servers. */
   socket: string | null;
   owner_pid: number;
+  /** The server process that created the pane (its names); absent in entries of older versions. */
+  instance?: string;
   created: string;
   path: string;
 }
@@ -21,9 +23,31 @@ export function registryPath(stateDir: string): string {
   return join(logDir(stateDir), "registry.jsonl");
 }
 
+/**
+ * Runs `step` holding the registry's lock (an exclusive flock, released if the holder dies), so a
+ * retention rewrite never drops a line another server appends meanwhile.
+ */
+async function withRegistryLock<T>(stateDir: string, step: () => Promise<T>): Promise<T> {
+  const file = await Deno.open(registryPath(stateDir) + ".lock", {
+    read: true,
+    write: true,
+    create: true,
+    mode: 0o600,
+  });
+  try {
+    await file.lock(true); // held for one append or one rewrite: a millisecond
+    return await step();
+  } finally {
+    file.close();
+  }
+}
+
 /** Appends one entry; a single small append is atomic, so concurrent servers do not interleave lines. */
 export async function recordLog(stateDir: string, entry: LogEntry): Promise<void> {
-  await Deno.writeTextFile(registryPath(stateDir), JSON.stringify(entry) + "\n", { append: true, mode: 0o600 });
+  await withRegistryLock(
+    stateDir,
+    () => Deno.writeTextFile(registryPath(stateDir), JSON.stringify(entry) + "\n", { append: true, mode: 0o600 }),
+  );
 }
 
 export async function readRegistry(stateDir: string): Promise<LogEntry[]> {
@@ -46,17 +70,12 @@ export async function readRegistry(stateDir: string): Promise<LogEntry[]> {
 }
 
 /**
- * The newest log of a pane on this tmux server by `%N` or name, including panes that no longer
- * exist. Null when none is known.
+ * The logs of panes on this tmux server (pane ids repeat across tmux servers), newest first,
+ * including panes that no longer exist.
  */
-export async function findLog(stateDir: string, socket: string | null, ref: string): Promise<LogEntry | null> {
+export async function logEntries(stateDir: string, socket: string | null): Promise<LogEntry[]> {
   const entries = await readRegistry(stateDir);
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i];
-    if (socket !== null && entry.socket !== null && entry.socket !== socket) continue;
-    if (entry.pane_id === ref || entry.name === ref) return entry;
-  }
-  return null;
+  return entries.filter((e) => socket === null || e.socket === null || e.socket === socket).reverse();
 }
 
 /**
@@ -83,12 +102,14 @@ export async function pruneLogs(stateDir: string, days: number): Promise<string[
     removed.push(entry.path);
   }
   if (removed.length > 0) {
-    // Re-read so lines another server appended meanwhile survive (the window left is a few ms).
+    // Re-read under the lock so lines another server appended meanwhile survive.
     const gone = new Set(removed);
-    const latest = (await readRegistry(stateDir)).filter((e) => !gone.has(e.path));
-    const tmp = registryPath(stateDir) + `.${Deno.pid}.tmp`;
-    await Deno.writeTextFile(tmp, latest.map((e) => JSON.stringify(e) + "\n").join(""), { mode: 0o600 });
-    await Deno.rename(tmp, registryPath(stateDir));
+    await withRegistryLock(stateDir, async () => {
+      const latest = (await readRegistry(stateDir)).filter((e) => !gone.has(e.path));
+      const tmp = registryPath(stateDir) + `.${Deno.pid}.tmp`;
+      await Deno.writeTextFile(tmp, latest.map((e) => JSON.stringify(e) + "\n").join(""), { mode: 0o600 });
+      await Deno.rename(tmp, registryPath(stateDir));
+    });
   }
   return removed.map((path) => basename(path));
 }

@@ -1,4 +1,5 @@
 import { ControlClient } from "../../tmux/control.ts";
+import type { SessionGuard } from "../../tmux/session_guard.ts";
 
 type Listener = (bytes: Uint8Array) => void;
 
@@ -22,7 +23,7 @@ interface Tap {
 export class SessionTaps {
   readonly #taps = new Map<string, Tap>();
 
-  constructor(private readonly socketArgs: readonly string[]) {}
+  constructor(private readonly socketArgs: readonly string[], private readonly guard: SessionGuard) {}
 
   /** Calls `onBytes` with what `paneId` (in session `session`) writes from now on. */
   async subscribe(session: string, paneId: string, onBytes: Listener): Promise<{ close(): void }> {
@@ -58,13 +59,15 @@ export class SessionTaps {
   #open(session: string, paneId: string): Tap {
     const tap: Tap = { session, client: null!, listeners: new Map(), off: new Set(), closed: false };
     tap.client = (async () => {
-      const client = await ControlClient.connect(this.socketArgs, session, {
-        output: (id, bytes) => this.#deliver(tap, client, id, bytes),
-        closed: () => {
-          tap.closed = true;
-          if (this.#taps.get(session) === tap) this.#taps.delete(session);
-        },
-      });
+      const client: ControlClient = await this.guard.run(() =>
+        ControlClient.connect(this.socketArgs, session, {
+          output: (id, bytes) => this.#deliver(tap, client, id, bytes),
+          closed: () => {
+            tap.closed = true;
+            if (this.#taps.get(session) === tap) this.#taps.delete(session);
+          },
+        })
+      );
       await attached(client);
       const panes = await client.run(["list-panes", "-s", "-t", `=${session}`, "-F", "#{pane_id}"]);
       const others = panes.filter((id) => id !== paneId && /^%\d+$/.test(id));

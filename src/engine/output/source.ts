@@ -26,7 +26,7 @@ export class PaneOutput {
 
   constructor(tmux: TmuxServer, private readonly logDir: string) {
     this.follower = new LogFollower(logDir);
-    this.taps = new SessionTaps(tmux.socketArgs);
+    this.taps = new SessionTaps(tmux.socketArgs, tmux.sessionGuard);
   }
 
   /**

@@ -63,16 +63,17 @@ function captureFlags(options: CaptureOptions): string[] {
 const GUESS_ROWS = 200;
 
 /**
- * Resolves `ref` and captures in one pipelined round trip when `ref` is a pane id (the common,
+ * Resolves `ref` (names within the workspace `instance`) and captures in one pipelined round trip when `ref` is a pane id (the common,
  * hot case); names and explicit ranges resolve first.
  */
 export async function resolveAndCapture(
   tmux: TmuxServer,
   ref: string,
+  instance: string,
   options: CaptureOptions,
 ): Promise<{ pane: PaneInfo; capture: Capture }> {
   if (!isPaneId(ref) || options.start !== undefined || options.end !== undefined) {
-    const pane = await resolvePane(tmux, ref);
+    const pane = await resolvePane(tmux, ref, instance);
     return { pane, capture: await capturePane(tmux, pane, options) };
   }
   const rows = (options.lines ?? 100) + GUESS_ROWS;
@@ -82,10 +83,33 @@ export async function resolveAndCapture(
   ]).catch(() => null);
   const pane = replies ? parsePanes(replies[0])[0] : undefined;
   if (!replies || pane?.paneId !== ref || pane.closing) {
-    const resolved = await resolvePane(tmux, ref); // throws the agent-facing "not found" error
+    const resolved = await resolvePane(tmux, ref, instance); // throws the agent-facing "not found" error
     return { pane: resolved, capture: await capturePane(tmux, resolved, options) };
   }
   return { pane, capture: await capturePane(tmux, pane, options, { rows, raw: replies[1] }) };
+}
+
+/**
+ * Captures pane `paneId` with other commands pipelined before it in the same round trip (a caller
+ * that must check something about the pane, such as which session it belongs to, pays nothing
+ * extra). `capture` is null when the pane is gone; the other replies are returned in order.
+ */
+export async function captureAlongside(
+  tmux: TmuxServer,
+  paneId: string,
+  options: CaptureOptions,
+  alongside: readonly string[][],
+): Promise<{ capture: Capture | null; replies: string[][] }> {
+  const rows = (options.lines ?? 100) + GUESS_ROWS;
+  const replies = await tmux.batch([
+    ...alongside,
+    ["display-message", "-p", "-t", paneId, PANE_TEMPLATE],
+    ["capture-pane", "-t", paneId, ...captureFlags(options), "-S", String(-rows), "-E", "-"],
+  ]);
+  const pane = parsePanes(replies[alongside.length])[0];
+  if (pane?.paneId !== paneId || pane.closing) return { capture: null, replies: replies.slice(0, alongside.length) };
+  const capture = await capturePane(tmux, pane, options, { rows, raw: replies[alongside.length + 1] });
+  return { capture, replies: replies.slice(0, alongside.length) };
 }
 
 function clean(raw: string[], pane: PaneInfo, options: CaptureOptions): string[] {

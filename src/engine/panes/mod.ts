@@ -5,5 +5,17 @@
 export { type CreatePaneOptions, Workspace } from "./workspace.ts";
 export { listPanes, type PaneInfo } from "./panes.ts";
 export { isPaneId, resolvePane } from "./targets.ts";
-export { type Capture, type CaptureOptions, capturePane, resolveAndCapture } from "./capture.ts";
+export { type Capture, captureAlongside, type CaptureOptions, capturePane, resolveAndCapture } from "./capture.ts";
 export { Paster } from "./paste.ts";
+export {
+  clearPane,
+  enterCopyMode,
+  exitCopyMode,
+  modeState,
+  type Respawn,
+  respawnPane,
+  setPaneTitle,
+} from "./pane_ops.ts";
+export { startPaneLog, stopPaneLog } from "./pane_logs.ts";
+export { PaneSetWatcher } from "./pane_set.ts";
+export { listTree, type SessionInfo, type WindowInfo } from "./tree.ts";

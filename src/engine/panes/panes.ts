@@ -11,6 +11,9 @@ export const PANE_FIELDS = {
   paneIndex: "pane_index",
   name: "@tmuxwright_name",
   owner: "@tmuxwright_owner",
+  instance: "@tmuxwright_instance",
+  workspace: "@tmuxwright_workspace",
+  hub: "@tmuxwright_hub",
   log: "@tmuxwright_log",
   title: "pane_title",
   dead: "pane_dead",
@@ -24,6 +27,7 @@ export const PANE_FIELDS = {
   historySize: "history_size",
   active: "pane_active",
   inMode: "pane_in_mode",
+  piped: "pane_pipe",
 } as const;
 
 export const PANE_TEMPLATE = formatTemplate(PANE_FIELDS);
@@ -37,6 +41,12 @@ export interface PaneInfo {
   paneIndex: number;
   name: string | null;
   ownerPid: number | null;
+  /** The tmuxwright server process that created the pane (names belong to it); null for others' panes. */
+  instance: string | null;
+  /** That server's workspace session. */
+  workspace: string | null;
+  /** The hub pane that keeps a workspace session alive. */
+  hub: boolean;
   logPath: string | null;
   title: string;
   dead: boolean;
@@ -51,6 +61,12 @@ export interface PaneInfo {
   width: number;
   height: number;
   historySize: number;
+  /** The window's active pane (where a split or a keystroke from a person goes). */
+  active: boolean;
+  /** In copy mode (or another tmux mode). */
+  inMode: boolean;
+  /** Its output goes to a pipe-pane command (ours or anyone's). */
+  piped: boolean;
 }
 
 /** Pane names are stored URI-encoded in a pane option so any text survives tmux's line-based output. */
@@ -87,6 +103,9 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       paneIndex: Number(row.paneIndex),
       name: decodeName(row.name),
       ownerPid: toInt(row.owner),
+      instance: row.instance || null,
+      workspace: row.workspace || null,
+      hub: row.hub === "1",
       logPath: row.log === "" ? null : decodeName(row.log),
       title: row.title,
       dead,
@@ -99,6 +118,9 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       width: Number(row.width),
       height: Number(row.height),
       historySize: Number(row.historySize),
+      active: row.active === "1",
+      inMode: row.inMode === "1",
+      piped: row.piped === "1",
     };
   });
 }

@@ -9,13 +9,14 @@ export function isPaneId(ref: string): boolean {
 }
 
 /**
- * Resolves what an agent passes as `pane_id`: a tmux id `%N` or the unique name given at
- * creation. Unknown and ambiguous names are errors that list the candidates.
+ * Resolves what an agent passes as `pane_id`: a tmux id `%N` (any pane on the tmux server) or a
+ * name given at creation, looked up among the panes of the caller's workspace only (`instance`):
+ * names belong to the server that created them. Unknown names are errors that list the caller's names.
  */
-export async function resolvePane(tmux: TmuxServer, ref: string): Promise<PaneInfo> {
+export async function resolvePane(tmux: TmuxServer, ref: string, instance: string): Promise<PaneInfo> {
   if (PANE_ID.test(ref)) {
     const pane = await paneById(tmux, ref);
-    if (!pane) throw notFound(ref, await listPanes(tmux));
+    if (!pane) throw notFound(ref, await listPanes(tmux), instance);
     return pane;
   }
   if (/^[%@$]/.test(ref)) {
@@ -26,7 +27,7 @@ export async function resolvePane(tmux: TmuxServer, ref: string): Promise<PaneIn
     );
   }
   const panes = await listPanes(tmux);
-  const matches = panes.filter((p) => p.name === ref);
+  const matches = panes.filter((p) => p.name === ref && p.instance === instance);
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) {
     throw new ToolError(
@@ -35,7 +36,7 @@ export async function resolvePane(tmux: TmuxServer, ref: string): Promise<PaneIn
       "Pass one of these pane ids instead.",
     );
   }
-  throw notFound(ref, panes);
+  throw notFound(ref, panes, instance);
 }
 
 async function paneById(tmux: TmuxServer, id: string): Promise<PaneInfo | null> {
@@ -49,9 +50,20 @@ async function paneById(tmux: TmuxServer, id: string): Promise<PaneInfo | null> 
   }
 }
 
-function notFound(ref: string, panes: PaneInfo[]): ToolError {
-  const named = panes.filter((p) => p.name !== null).map((p) => `${JSON.stringify(p.name)} (${p.paneId})`);
+function notFound(ref: string, panes: PaneInfo[], instance: string): ToolError {
+  const own = panes.filter((p) => p.instance === instance && p.name !== null);
+  const named = own.map((p) => `${JSON.stringify(p.name)} (${p.paneId})`);
   const known = named.length > 0 ? ` Named panes: ${named.slice(0, 20).join(", ")}.` : "";
+  const elsewhere = panes.find((p) => p.name === ref && p.instance !== instance);
+  if (elsewhere) {
+    const where = elsewhere.workspace === null ? "" : ` of workspace ${JSON.stringify(elsewhere.workspace)}`;
+    return new ToolError(
+      "PANE_NOT_FOUND",
+      `Pane ${JSON.stringify(ref)} not found among this server's panes: pane ${elsewhere.paneId}${where}, ` +
+        `another tmuxwright server's, has that name.${known}`,
+      `Names belong to the server that created the pane: pass "${elsewhere.paneId}" to target that pane.`,
+    );
+  }
   return new ToolError(
     "PANE_NOT_FOUND",
     `Pane ${JSON.stringify(ref)} not found.${known}`,

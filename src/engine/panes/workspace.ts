@@ -2,9 +2,21 @@ import type { Config } from "../../config.ts";
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
 import { TmuxServer } from "../../tmux/server.ts";
+import { SessionGuard } from "../../tmux/session_guard.ts";
 import { ToolError } from "../errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
+import { openWorkspaceSession } from "./workspace_session.ts";
 import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../output/mod.ts";
+import type { ServerEvents } from "../events/mod.ts";
+import {
+  newInstanceId,
+  OwnerLock,
+  pruneDeadLocks,
+  reapDeadWorkspaces,
+  sessionGuardPath,
+  WORKSPACE_OPTIONS,
+} from "../workspaces/mod.ts";
+import { stopForeignLogs } from "./pane_logs.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -17,30 +29,47 @@ export interface CreatePaneOptions {
   direction?: "right" | "below" | "left" | "above";
   /** Percentage of the split pane's size for the new pane. */
   size?: number;
+  /** Open the new window here (a target like "$3:" or "$3:4") instead of in the workspace session. */
+  windowIn?: string;
+  /** The new window's name (default: the pane's name). */
+  windowName?: string;
+  /** Open a new session holding the pane (tmux names it when `name` is absent). */
+  newSession?: { name?: string };
+  /** Run exactly this program (no shell), instead of `command` or the user's shell. */
+  argv?: string[];
 }
 
 // Holds the new pane's program until its log pipe is attached, so not one byte is missed.
 const GATE_SCRIPT = 'tmux wait-for "$1" 2>/dev/null; shift; exec "$@"';
-const DEFAULT_SIZE = "200x50";
 
 /**
- * The server's workspace session `tmuxwright-<pid>`: created on first use, home of every
- * owned pane, removed on exit unless --keep. The control connection attaches to it.
+ * The server's workspace session `tmuxwright-<pid>`: created on first use, home of every owned
+ * pane, removed on exit unless --keep. The control connection attaches to it. Pane names belong
+ * to the workspace: a name resolves among the panes this process created (its `instance`), so
+ * servers side by side on one tmux server can each have `default` and `web`.
  */
 export class Workspace {
-  readonly sessionName: string;
+  /** This server process among all others, also across pid reuse (see the workspaces room). */
+  readonly instance: string;
   readonly tmux: TmuxServer;
+  #sessionName: string;
   #sessionId: string | null = null;
   #socketPath: string | null = null;
-  readonly #owned = new Set<string>();
+  #lock: Promise<OwnerLock | null> | null = null;
   #gateCounter = 0;
   #creating: Promise<unknown> = Promise.resolve();
   #reaping: Promise<string[]> | null = null;
   #defaultPane: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly config: Readonly<Config>) {
-    this.sessionName = `tmuxwright-${config.pid}`;
-    this.tmux = new TmuxServer(config.socketArgs, () => this.#prepare());
+  constructor(private readonly config: Readonly<Config>, private readonly events: ServerEvents) {
+    this.instance = newInstanceId(config.pid);
+    this.#sessionName = `tmuxwright-${config.pid}`;
+    const guard = new SessionGuard(sessionGuardPath(config.stateDir));
+    this.tmux = new TmuxServer(config.socketArgs, () => this.#prepare(), guard);
+  }
+
+  get sessionName(): string {
+    return this.#sessionName;
   }
 
   get sessionId(): string | null {
@@ -60,16 +89,22 @@ export class Workspace {
 
   /** The command a person runs to watch the workspace live. */
   get attachCommand(): string {
-    return ["tmux", ...this.config.socketArgs, "attach", "-t", `=${this.sessionName}`].join(" ");
+    return ["tmux", ...this.config.socketArgs, "attach", "-t", `=${this.#sessionName}`].join(" ");
   }
 
+  /** Created by this server process: its names are the ones this server resolves. */
   isOwned(pane: PaneInfo): boolean {
-    return this.#owned.has(pane.paneId) || pane.ownerPid === this.config.pid;
+    return pane.instance === this.instance;
   }
 
-  /** The hub pane (window 0 of the workspace) keeps the session alive; nobody may kill it. */
+  /** The workspace of another tmuxwright server that created this pane, or null. */
+  otherWorkspace(pane: PaneInfo): string | null {
+    return pane.instance !== null && !this.isOwned(pane) ? pane.workspace : null;
+  }
+
+  /** A hub pane (window 0 of any workspace) keeps its session alive; nobody may kill it. */
   isHub(pane: PaneInfo): boolean {
-    return pane.sessionName === this.sessionName && pane.ownerPid === null;
+    return pane.hub;
   }
 
   /** Creates an owned pane whose output is logged from its first byte. */
@@ -85,7 +120,8 @@ export class Workspace {
     await this.tmux.run("display-message", "-p", "ok"); // connects, creating the workspace if needed
     const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
-    const program = options.command === undefined ? shellArgs : [...shellArgs, "-c", options.command];
+    const program = options.argv ??
+      (options.command === undefined ? shellArgs : [...shellArgs, "-c", options.command]);
     const common = ["-d", "-P", "-F", PANE_TEMPLATE];
     if (options.cwd !== undefined) common.push("-c", escapeFormat(options.cwd));
     for (const [key, value] of Object.entries(options.env ?? {})) common.push("-e", `${key}=${value}`);
@@ -101,14 +137,23 @@ export class Workspace {
       if (options.size !== undefined) flags.push("-l", `${options.size}%`);
       created = await this.tmux.run("split-window", "-t", options.splitFrom, ...flags, ...common, ...argv);
     } else {
-      const windowName = options.name === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(options.name))];
-      created = await this.tmux.run("new-window", "-t", `${this.#sessionId}:`, ...windowName, ...common, ...argv);
+      const title = options.windowName ?? options.name;
+      const windowName = title === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(title))];
+      if (options.newSession) {
+        const name = options.newSession.name === undefined ? [] : ["-s", escapeFormat(options.newSession.name)];
+        const newSession = ["new-session", "-d", ...name, ...windowName, ...common, ...argv];
+        created = await this.tmux.sessionGuard.run(() => this.tmux.run(...newSession));
+      } else {
+        const target = options.windowIn ?? `${this.#sessionId}:`;
+        created = await this.tmux.run("new-window", "-t", target, ...windowName, ...common, ...argv);
+      }
     }
     const pane = parsePanes(created)[0];
-    this.#owned.add(pane.paneId);
     const logPath = logPathFor(this.config.stateDir, this.config.pid, pane.paneId);
     const setups: string[][] = [
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_owner", String(this.config.pid)],
+      ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_instance", this.instance],
+      ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_workspace", this.#sessionName],
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_log", encodeName(logPath)],
       ["set-option", "-p", "-t", pane.paneId, "remain-on-exit", "on"],
       [
@@ -136,11 +181,19 @@ export class Workspace {
       session: pane.sessionName,
       socket: this.#socketPath,
       owner_pid: this.config.pid,
+      instance: this.instance,
       created: new Date().toISOString(),
       path: logPath,
     });
     return {
-      pane: { ...pane, name: options.name ?? null, ownerPid: this.config.pid, logPath },
+      pane: {
+        ...pane,
+        name: options.name ?? null,
+        ownerPid: this.config.pid,
+        instance: this.instance,
+        workspace: this.#sessionName,
+        logPath,
+      },
       logPath,
     };
   }
@@ -149,7 +202,7 @@ export class Workspace {
   defaultPane(): Promise<{ pane: PaneInfo; created: boolean }> {
     const run = this.#defaultPane.then(async () => {
       const panes = parsePanes(await this.tmux.run("list-panes", "-a", "-F", PANE_TEMPLATE));
-      const found = panes.find((p) => p.name === "default" && p.ownerPid === this.config.pid);
+      const found = panes.find((p) => p.name === "default" && this.isOwned(p));
       if (found && !found.dead) return { pane: found, created: false };
       if (found) await this.tmux.run("kill-pane", "-t", found.paneId);
       return { pane: (await this.createPane({ name: "default" })).pane, created: true };
@@ -160,7 +213,7 @@ export class Workspace {
 
   async #assertNameFree(name: string): Promise<void> {
     const panes = parsePanes(await this.tmux.run("list-panes", "-a", "-F", PANE_TEMPLATE));
-    const holder = panes.find((p) => p.name === name);
+    const holder = panes.find((p) => p.name === name && this.isOwned(p)); // names are per workspace
     if (holder) {
       throw new ToolError(
         "NAME_IN_USE",
@@ -170,64 +223,33 @@ export class Workspace {
     }
   }
 
-  /** Creates the workspace session if it does not exist; called before every (re)connect. */
+  /** Takes the owner lock (once), reaps dead workspaces, and finds or creates this process's session. */
   async #prepare(): Promise<string> {
     await ensureLogDir(this.config.stateDir);
-    await this.reapStale(); // a stale workspace's panes would still hold their names
-    const base = [...this.config.socketArgs];
-    const exists = await tmuxOneShot([...base, "has-session", "-t", `=${this.sessionName}`]);
-    if (exists.code !== 0) {
-      // Session-level names differ from the pane-level @tmuxwright_owner: formats fall back to session options.
-      const sessionOptions = [
-        ["@tmuxwright_workspace_pid", String(this.config.pid)],
-        ["history-limit", String(this.config.historyLimit)],
-        ["default-size", DEFAULT_SIZE],
-        ["destroy-unattached", "off"],
-      ];
-      const banner = `printf 'tmuxwright workspace of process %s\\n' ${this.config.pid}; while :; do sleep 86400; done`;
-      const result = await tmuxOneShot([
-        ...base,
-        ...(this.config.tmuxConfig ? ["-f", this.config.tmuxConfig] : []),
-        "new-session",
-        "-d",
-        "-s",
-        this.sessionName,
-        "-n",
-        "tmuxwright",
-        "-x",
-        "200",
-        "-y",
-        "50",
-        "/bin/sh",
-        "-c",
-        banner,
-        ...sessionOptions.flatMap(([key, value]) => [";", "set-option", "-t", `=${this.sessionName}:`, key, value]),
-      ]);
-      if (result.code !== 0) {
-        throw new ToolError(
-          "TMUX_UNAVAILABLE",
-          `Cannot create workspace session "${this.sessionName}": ${result.stderr.trim()}`,
-          "Run tmuxwright doctor to check tmux and the socket.",
-        );
-      }
-    }
-    const info = await tmuxOneShot([
-      ...base,
-      "display-message",
-      "-p",
-      "-t",
-      `=${this.sessionName}:`,
-      "#{session_id}\x1f#{socket_path}",
-    ]);
-    const [sessionId, socketPath] = info.stdout.trim().split("\x1f");
-    this.#sessionId = sessionId || null;
-    this.#socketPath = socketPath || null;
-    return this.sessionName;
+    const lock = await (this.#lock ??= OwnerLock.acquire(this.config.stateDir, this.instance).catch((error) => {
+      // Without the lock others cannot prove this process lives, so they leave its workspace alone.
+      console.error("[tmuxwright] cannot take the workspace owner lock:", (error as Error).message);
+      return null;
+    }));
+    await this.reapStale(); // a dead workspace's panes would keep running for nobody
+    const session = await openWorkspaceSession({
+      socketArgs: this.config.socketArgs,
+      tmuxConfig: this.config.tmuxConfig,
+      pid: this.config.pid,
+      instance: this.instance,
+      lockPath: lock?.path ?? null,
+      historyLimit: this.config.historyLimit,
+      guard: this.tmux.sessionGuard,
+    });
+    this.#sessionName = session.name;
+    this.#sessionId = session.sessionId;
+    this.#socketPath = session.socketPath;
+    return session.name;
   }
 
   /**
-   * Removes workspace sessions whose owning process is gone (once per process; later calls share
-   * the result). Never touches other sessions.
+   * Removes workspace sessions whose owning process is proven dead, old logs and dead owners'
+   * lock files (once per process; later calls share the result). Never touches other sessions.
    */
   reapStale(): Promise<string[]> {
     this.#reaping ??= this.#reapStale().catch(() => []);
@@ -235,52 +257,59 @@ export class Workspace {
   }
 
   async #reapStale(): Promise<string[]> {
-    // A live server keeps a control-mode client attached to its workspace; when the process dies
-    // that client sees EOF and exits. (Deno cannot read /proc without --allow-all, so liveness is
-    // judged from tmux's side.) Workspaces kept with --keep are marked and never reaped.
-    await pruneLogs(this.config.stateDir, this.config.logRetentionDays)
-      .catch((error) => console.error("[tmuxwright] log retention failed:", error));
-    const base = this.config.socketArgs;
-    const sessions = await tmuxOneShot([...base, "list-sessions", "-F", "#{session_name}\x1f#{@tmuxwright_kept}"]);
-    if (sessions.code !== 0) return [];
-    const clients = await tmuxOneShot([...base, "list-clients", "-F", "#{client_control_mode}\x1f#{session_name}"]);
-    const watched = new Set(
-      clients.stdout.split("\n").map((l) => l.split("\x1f")).filter(([control]) => control === "1").map(([, s]) => s),
-    );
-    const reaped: string[] = [];
-    for (const line of sessions.stdout.split("\n")) {
-      const [name, kept] = line.split("\x1f");
-      if (!/^tmuxwright-\d+$/.test(name ?? "") || name === this.sessionName || kept === "1" || watched.has(name)) {
-        continue;
-      }
-      const killed = await tmuxOneShot([...base, "kill-session", "-t", `=${name}`]);
-      if (killed.code === 0) reaped.push(name);
+    const { stateDir, logRetentionDays } = this.config;
+    await pruneLogs(stateDir, logRetentionDays)
+      .catch((error) => this.events.log("error", "logs", `log retention failed: ${(error as Error).message}`));
+    const reaped = await reapDeadWorkspaces(this.config.socketArgs, stateDir, this.instance, this.tmux.sessionGuard);
+    await pruneDeadLocks(stateDir, logRetentionDays);
+    if (reaped.length > 0) {
+      this.events.log("info", "workspace", `removed stale workspaces whose server is gone: ${reaped.join(", ")}`);
     }
     return reaped;
+  }
+
+  async #killOwnedElsewhere(): Promise<void> {
+    const kills = await killOwnedElsewhere(this.config.socketArgs, this.instance, this.#sessionName);
+    // Killing a session's last pane closes the session: guarded like kill-session.
+    if (kills.length > 0) await this.tmux.sessionGuard.run(() => tmuxOneShot([...this.config.socketArgs, ...kills]));
   }
 
   /** Removes the workspace (or the whole private server) unless --keep; bounded in time by the caller. */
   async shutdown(): Promise<void> {
     this.tmux.kill();
-    if (this.config.keep) {
-      if (this.#sessionId !== null) {
-        await tmuxOneShot([
-          ...this.config.socketArgs,
-          "set-option",
-          "-t",
-          `=${this.sessionName}:`,
-          "@tmuxwright_kept",
-          "1",
-        ]);
+    const session = this.#sessionId;
+    if (session !== null) {
+      const socket = this.config.socketArgs;
+      if (this.config.keep) {
+        await tmuxOneShot([...socket, "set-option", "-t", session, WORKSPACE_OPTIONS.kept, "1"]);
+      } else if (this.config.isolated) {
+        await tmuxOneShot([...socket, "kill-server"]);
+      } else {
+        await this.#killOwnedElsewhere();
+        await stopForeignLogs(this.config, this.instance);
+        await this.tmux.sessionGuard.run(() => tmuxOneShot([...socket, "kill-session", "-t", session]));
       }
-      return;
     }
-    if (this.config.isolated) {
-      await tmuxOneShot([...this.config.socketArgs, "kill-server"]);
-    } else if (this.#sessionId !== null) {
-      await tmuxOneShot([...this.config.socketArgs, "kill-session", "-t", `=${this.sessionName}`]);
-    }
+    // Released last: until the workspace is gone or marked kept, nobody may take it for dead.
+    await (await this.#lock)?.release();
   }
+}
+
+/**
+ * Owned panes outside the workspace (create_session, create_window, moved windows) go too: a
+ * window or session whose panes were all ours disappears with them; a pane a person added stays.
+ */
+async function killOwnedElsewhere(socketArgs: readonly string[], instance: string, workspace: string) {
+  const listed = await tmuxOneShot([
+    ...socketArgs,
+    "list-panes",
+    "-a",
+    "-F",
+    "#{pane_id}\x1f#{@tmuxwright_instance}\x1f#{session_name}",
+  ]);
+  return listed.stdout.split("\n").map((line) => line.split("\x1f"))
+    .filter(([id, owner, session]) => /^%\d+$/.test(id) && owner === instance && session !== workspace)
+    .flatMap(([id], i) => [...(i > 0 ? [";"] : []), "kill-pane", "-t", id]);
 }
 
 function samePath(a: string, b: string): boolean {

@@ -6,7 +6,7 @@ export { type OutputMatch, type Since, type WaitDeps, waitForOutput } from "./wa
 export { compileRegex, lineMatcher } from "./line_scanner.ts";
 export { MAX_WAIT_MS, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 export { DEFAULT_TRIGGERS, parseTriggers, type Trigger } from "./triggers.ts";
-export { watchPane, type WatchResult } from "./watch.ts";
+export { type WatchDeps, watchPane, type WatchResult } from "./watch.ts";
 export { captureSince, decodeCursor, type SinceResult } from "./cursor.ts";
 export { type ReplDeps, type ReplTurn, runInRepl } from "./repl.ts";
 export { atShellPrompt, type PaneProcess, paneProcess, type ProcState } from "./procstate.ts";

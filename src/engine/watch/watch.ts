@@ -10,6 +10,12 @@ import {
 import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
 import { BellDetector, ERROR_RE, type Trigger } from "./triggers.ts";
+import type { ServerEvents } from "../events/mod.ts";
+
+/** A watch also publishes the trigger that fired on the server's event stream. */
+export interface WatchDeps extends WaitDeps {
+  events: ServerEvents;
+}
 
 /** State re-check when nothing else prompts one (a process silently starts waiting for input). */
 export const SAFETY_RECHECK_MS = 250;
@@ -44,10 +50,10 @@ interface Fired {
  * state that produces no output.
  */
 export async function watchPane(
-  deps: WaitDeps,
+  deps: WatchDeps,
   pane: PaneInfo,
   triggers: readonly Trigger[],
-  options: WaitOptions,
+  options: WaitOptions & { origin?: string },
 ): Promise<WatchResult> {
   let scan: PaneScan | null = null;
   const end = await runWait<Fired>(options, async (finish) => {
@@ -184,14 +190,39 @@ export async function watchPane(
   });
   const { text, truncated } = (scan as PaneScan | null)?.scanner.text() ?? { text: "", truncated: false };
   const fired = end.kind === "done" ? end.value : { trigger: end.kind === "timeout" ? "timeout" : "cancelled" };
+  const state = await finalState(deps, pane);
+  if (end.kind === "done") {
+    const exitCode = state.alive ? null : state.exitCode;
+    deps.events.emit({
+      kind: "trigger",
+      source: "watch_pane",
+      paneId: pane.paneId,
+      paneName: pane.name,
+      event: fired.trigger,
+      detail: fired.line ?? describe(fired.trigger, exitCode),
+      exitCode,
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
+    });
+  }
   return {
     trigger: fired.trigger,
     ...(fired.line !== undefined ? { line: fired.line } : {}),
     elapsedMs: end.elapsedMs,
     output: text,
     outputTruncated: truncated,
-    state: await finalState(deps, pane),
+    state,
   };
+}
+
+/** A short sentence for a trigger that fired without a line of output. */
+function describe(trigger: string, exitCode: number | null): string {
+  if (trigger === "exit") return exitCode === null ? "the process ended" : `the process exited with status ${exitCode}`;
+  if (trigger === "shell") return "back at the shell prompt";
+  if (trigger === "input") return "the program waits for terminal input";
+  if (trigger === "bell") return "the terminal bell rang";
+  if (trigger === "change") return "new output";
+  if (trigger.startsWith("idle:")) return `no output for ${trigger.slice(5)} s`;
+  return trigger;
 }
 
 async function deadStatus(deps: WaitDeps, paneId: string): Promise<"alive" | "dead" | "dead-unreaped" | "gone"> {

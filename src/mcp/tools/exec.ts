@@ -52,6 +52,7 @@ export const execTools = [
     description: "Run a command in a pane's shell (default: an owned pane named `default`) and return only its " +
       "output and exit code. cd/export persist; stdout is a terminal. Times out with Ctrl-C (default 30 s).",
     profile: "agent",
+    group: "exec",
     tier: "mutating",
     annotations: RUN,
     input: {
@@ -91,6 +92,7 @@ export const execTools = [
     description: "Start a long-running command in a new owned pane (or pane_id's shell). With `ready` (regex), " +
       "wait until an output line matches, the process exits, or the timeout; `outcome` says which.",
     profile: "agent",
+    group: "exec",
     tier: "mutating",
     annotations: RUN,
     input: {
@@ -116,6 +118,7 @@ export const execTools = [
         timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, timeoutMs),
+        origin: ctx.origin,
       });
       ctx.paneId = result.pane.paneId;
       return {
@@ -136,6 +139,7 @@ export const execTools = [
     description: "Stop what runs in a pane (SIGINT = Ctrl-C by default) and verify it ended: `stopped`, exit_code, " +
       "last lines. Panes this server did not create need tier destructive.",
     profile: "agent",
+    group: "exec",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     input: {

@@ -15,6 +15,7 @@ export const inputTools = [
     description: "Type `text` literally and/or press `keys` (tmux names: Enter, C-c, Up, F5; ^C = C-c). " +
       "`enter` defaults to true with text, false with keys only. Then wait_for_text or capture_pane.",
     profile: "core",
+    group: "input",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {
@@ -53,6 +54,7 @@ export const inputTools = [
     description: "Paste multi-line text (a script, a heredoc) as one terminal paste, bracketed by default, " +
       "so a shell takes it as one input; `enter` presses Enter afterwards.",
     profile: "agent",
+    group: "input",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {

@@ -36,6 +36,7 @@ export const logTools = [
     description: "Read an owned pane's durable output log (also after it was killed or the server restarted): " +
       "the last `lines` (default 500), or raw bytes from `from_byte` for streaming via next_byte.",
     profile: "agent",
+    group: "logs",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {
@@ -49,12 +50,11 @@ export const logTools = [
       if (args.lines !== undefined && args.from_byte !== undefined) {
         throw new ToolError("INVALID_ARGUMENT", "Give lines or from_byte, not both");
       }
-      const target = await resolveLog(
-        ctx.tmux,
-        ctx.app.config.stateDir,
-        () => ctx.workspace.socketPath,
-        args.pane_id,
-      );
+      const target = await resolveLog(ctx.tmux, {
+        stateDir: ctx.app.config.stateDir,
+        socketPath: () => ctx.workspace.socketPath,
+        instance: ctx.workspace.instance,
+      }, args.pane_id);
       ctx.paneId = target.pane?.paneId ?? target.entry?.pane_id ?? null;
       const byteMode = args.from_byte !== undefined || args.max_bytes !== undefined;
       if (byteMode) {
@@ -95,6 +95,7 @@ export const logTools = [
     description: "Find which panes show a string (or `regex`) on screen, plus `scrollback` lines above; " +
       "returns matched lines per pane with ids and names.",
     profile: "agent",
+    group: "logs",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {

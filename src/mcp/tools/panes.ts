@@ -2,25 +2,9 @@ import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { commandArg, cwdArg, DIRECTIONS, nameArg, paneIdArg } from "../args.ts";
 import { assertKillable, checkCwd, checkName } from "../checks.ts";
-import { isCaller, paneIds } from "../results.ts";
-import type { ToolContext } from "../context.ts";
-import { listPanes, type PaneInfo } from "../../engine/panes/mod.ts";
+import { paneIds, paneSummary } from "../results.ts";
+import { listPanes } from "../../engine/panes/mod.ts";
 import * as patterns from "../../safety/patterns.ts";
-
-function paneSummary(ctx: ToolContext, pane: PaneInfo) {
-  return {
-    ...paneIds(pane),
-    title: pane.title,
-    status: pane.dead ? "exited" : "running",
-    ...(pane.dead ? { exit_code: pane.exitCode } : {}),
-    command: pane.command,
-    pid: pane.pid,
-    cwd: pane.cwd,
-    size: `${pane.width}x${pane.height}`,
-    owned: ctx.workspace.isOwned(pane),
-    ...(isCaller(ctx.app, pane) ? { is_caller: true } : {}),
-  };
-}
 
 /** Creating, listing, splitting and killing panes. */
 export const paneTools = [
@@ -30,6 +14,7 @@ export const paneTools = [
     description: "Open a terminal pane (new window, or split_from a pane) running the user's shell or `command`. " +
       "Output is logged from the first byte; the pane stays readable after its process exits.",
     profile: "core",
+    group: "panes",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {
@@ -63,6 +48,7 @@ export const paneTools = [
     title: "List panes",
     description: "List panes with ids, name, status running/exited (+exit_code), command, pid, cwd, size.",
     profile: "core",
+    group: "panes",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {
@@ -75,7 +61,7 @@ export const paneTools = [
         panes = panes.filter((p) => p.sessionName === args.session || p.sessionId === args.session);
       }
       if (args.owned_only) panes = panes.filter((p) => ctx.workspace.isOwned(p));
-      return { panes: panes.filter((p) => !ctx.workspace.isHub(p)).map((p) => paneSummary(ctx, p)) };
+      return { panes: panes.filter((p) => !ctx.workspace.isHub(p)).map((p) => paneSummary(ctx.app, p)) };
     },
   }),
   defineTool({
@@ -83,6 +69,7 @@ export const paneTools = [
     title: "Kill pane",
     description: "Close a pane and end its process. Panes this server created need tier mutating; others destructive.",
     profile: "core",
+    group: "panes",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     input: { pane_id: paneIdArg },
@@ -98,6 +85,7 @@ export const paneTools = [
     title: "Split pane",
     description: "Split a pane and start an owned, logged pane beside it running the shell or `command`.",
     profile: "agent",
+    group: "panes",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {

@@ -14,6 +14,7 @@ export const screenTools = [
       "Read a pane's output: the last `lines` lines (default 100) of screen+history, wrapped lines joined. " +
       "Works on exited panes (crash output).",
     profile: "core",
+    group: "screen",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {
@@ -25,7 +26,7 @@ export const screenTools = [
       ansi: z.boolean().optional().describe("keep colour escapes"),
     },
     async handler(args, ctx) {
-      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, {
+      const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, ctx.workspace.instance, {
         lines: args.lines,
         start: args.start,
         end: args.end,
@@ -51,6 +52,7 @@ export const screenTools = [
       "`format` ansi keeps colours, html/svg/png render it as a person sees it (png as an image). " +
       "`path`: also save it as that file name in the state directory.",
     profile: "agent",
+    group: "screen",
     tier: "readonly",
     annotations: READ_ONLY,
     input: {

@@ -65,6 +65,7 @@ export const watchTools = [
       "Wait until a line of NEW output contains `pattern` (text already shown, or the echo of a just-typed " +
       'command, never matches; since:"screen" also matches the visible screen). A timeout returns matched:false.',
     profile: "agent",
+    group: "watch",
     tier: "readonly",
     annotations: WAITING,
     input: {
@@ -103,6 +104,7 @@ export const watchTools = [
     description: "The pane's process from the OS: pid, foreground process (pid, command), alive/exit_code, " +
       "waiting_for_input (true/false, null when the OS cannot tell; see reason).",
     profile: "agent",
+    group: "watch",
     tier: "readonly",
     annotations: READ_ONLY,
     input: { pane_id: paneIdArg },
@@ -118,6 +120,7 @@ export const watchTools = [
     description: "Wait for the first of several triggers: exit, shell (back at prompt), input (process reads the " +
       "terminal), error, bell, idle:SECONDS, change, pattern:REGEX. Returns the trigger, new output, pane state.",
     profile: "agent",
+    group: "watch",
     tier: "readonly",
     annotations: WAITING,
     input: {
@@ -135,6 +138,7 @@ export const watchTools = [
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, "watching"),
+        origin: ctx.origin,
       });
       if (result.trigger === "cancelled") {
         throw new ToolError("CANCELLED", `Watch cancelled after ${result.elapsedMs} ms`);
@@ -159,6 +163,7 @@ export const watchTools = [
     description: "Incremental read: with pane_id, the visible screen and a cursor; with that cursor, only lines " +
       "written since, plus a new cursor. `pending` is the unfinished last line; lines_missed says history was lost.",
     profile: "agent",
+    group: "watch",
     tier: "readonly",
     annotations: { ...READ_ONLY, idempotentHint: false },
     input: {
@@ -191,6 +196,7 @@ export const watchTools = [
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
       "(regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole; end a Python block with an empty line.",
     profile: "agent",
+    group: "watch",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {

@@ -1,0 +1,61 @@
+import type { TmuxServer } from "../../tmux/server.ts";
+import type { PaneInfo, Workspace } from "../panes/mod.ts";
+import type { SessionInfo, WindowInfo } from "./model.ts";
+
+export const LAYOUTS = ["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"] as const;
+
+export interface NewWindow {
+  /** Default: the workspace session. */
+  session?: SessionInfo;
+  /** Default: the next free index. */
+  index?: number;
+  name?: string;
+  command?: string;
+  cwd?: string;
+}
+
+/** A new window whose pane is owned (logged from its first byte, removed when this server exits). */
+export async function createWindow(workspace: Workspace, options: NewWindow): Promise<PaneInfo> {
+  const session = options.session?.sessionId;
+  const { pane } = await workspace.createPane({
+    windowIn: session === undefined ? undefined : `${session}:${options.index ?? ""}`,
+    windowName: options.name,
+    command: options.command,
+    cwd: options.cwd,
+  });
+  return pane;
+}
+
+/** Guarded like kill-session: a session's last window takes the session with it. */
+export async function killWindow(tmux: TmuxServer, window: WindowInfo): Promise<void> {
+  await tmux.sessionGuard.run(() => tmux.run("kill-window", "-t", window.windowId));
+}
+
+export async function renameWindow(tmux: TmuxServer, window: WindowInfo, name: string): Promise<void> {
+  await tmux.run("rename-window", "-t", window.windowId, name);
+}
+
+/** Makes the window its session's current window (what an attached person sees). */
+export async function selectWindow(tmux: TmuxServer, window: WindowInfo): Promise<void> {
+  await tmux.run("select-window", "-t", `${window.sessionId}:${window.index}`);
+}
+
+export async function selectLayout(tmux: TmuxServer, window: WindowInfo, layout: string): Promise<void> {
+  await tmux.run("select-layout", "-t", window.windowId, layout);
+}
+
+/** Sets the window's size; tmux then keeps it (window-size manual) until resized again. */
+export async function resizeWindow(tmux: TmuxServer, window: WindowInfo, width?: number, height?: number) {
+  const size = [...(width ? ["-x", String(width)] : []), ...(height ? ["-y", String(height)] : [])];
+  await tmux.run("resize-window", "-t", window.windowId, ...size);
+}
+
+/**
+ * Moves the window into `session` (at `index`, else the next free one) without switching anyone to
+ * it. Guarded like kill-session: moving a session's last window out closes that session.
+ */
+export async function moveWindow(tmux: TmuxServer, window: WindowInfo, session: SessionInfo, index?: number) {
+  const from = `${window.sessionId}:${window.index}`;
+  const to = `${session.sessionId}:${index ?? ""}`;
+  await tmux.sessionGuard.run(() => tmux.run("move-window", "-d", "-s", from, "-t", to));
+}

@@ -1,0 +1,51 @@
+import type { TmuxServer } from "../../tmux/server.ts";
+import { escapeFormat } from "../../tmux/quote.ts";
+import type { PaneInfo } from "./panes.ts";
+
+export interface Respawn {
+  /** A shell command line; default: the shell (owned panes) or the pane's first command (others). */
+  command?: string;
+  cwd?: string;
+}
+
+/**
+ * Ends the pane's process and starts a new one in the same pane (same id, place, options and log).
+ * An owned pane never reruns its first command: that was the start-up gate, whose channel is spent.
+ */
+export async function respawnPane(tmux: TmuxServer, pane: PaneInfo, shell: string, owned: boolean, options: Respawn) {
+  const cwd = options.cwd === undefined ? [] : ["-c", escapeFormat(options.cwd)];
+  const program = owned
+    ? ["--", shell, ...(options.command === undefined ? [] : ["-c", options.command])]
+    : options.command === undefined
+    ? []
+    : ["--", options.command];
+  await tmux.run("respawn-pane", "-k", "-t", pane.paneId, ...cwd, ...program);
+}
+
+/** The title tmux shows in borders and status lines; `#` is escaped because tmux expands it as a format. */
+export async function setPaneTitle(tmux: TmuxServer, pane: PaneInfo, title: string): Promise<void> {
+  await tmux.run("select-pane", "-t", pane.paneId, "-T", escapeFormat(title));
+}
+
+/** Clears the visible screen (a terminal reset the program does not see) and the scrollback. */
+export async function clearPane(tmux: TmuxServer, pane: PaneInfo): Promise<void> {
+  await tmux.batch([["send-keys", "-R", "-t", pane.paneId], ["clear-history", "-t", pane.paneId]]);
+}
+
+/** Copy mode, scrolled `scrollUp` lines back into the history. */
+export async function enterCopyMode(tmux: TmuxServer, pane: PaneInfo, scrollUp?: number): Promise<void> {
+  const commands = [["copy-mode", "-t", pane.paneId]];
+  if (scrollUp) commands.push(["send-keys", "-X", "-N", String(scrollUp), "-t", pane.paneId, "scroll-up"]);
+  await tmux.batch(commands);
+}
+
+export async function exitCopyMode(tmux: TmuxServer, pane: PaneInfo): Promise<void> {
+  if (pane.inMode) await tmux.run("send-keys", "-X", "-t", pane.paneId, "cancel");
+}
+
+/** Copy-mode facts: whether the pane is in a mode and how far up it is scrolled. */
+export async function modeState(tmux: TmuxServer, pane: PaneInfo): Promise<{ inMode: boolean; scroll: number }> {
+  const [line] = await tmux.run("display-message", "-p", "-t", pane.paneId, "#{pane_in_mode}\x1f#{scroll_position}");
+  const [inMode, scroll] = (line ?? "").split("\x1f");
+  return { inMode: inMode === "1", scroll: Number(scroll) || 0 };
+}

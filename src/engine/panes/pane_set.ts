@@ -1,0 +1,86 @@
+import type { TmuxServer } from "../../tmux/server.ts";
+import type { ServerEvents } from "../events/mod.ts";
+
+/**
+ * Control-mode notifications that can mean a pane appeared, vanished or was renamed. Splits and
+ * kills in sessions other than the attached one show up only as `%window-pane-changed` (when the
+ * active pane changes) or not at all, so a format subscription covers the rest (see below).
+ */
+const TOPOLOGY = new Set([
+  "%window-add",
+  "%window-close",
+  "%unlinked-window-add",
+  "%unlinked-window-close",
+  "%window-pane-changed",
+  "%layout-change",
+  "%sessions-changed",
+  "%session-renamed",
+  "%window-renamed",
+  "%unlinked-window-renamed",
+]);
+const SUBSCRIPTION = "tmuxwright-panes";
+// tmux re-evaluates a subscribed format once a second and reports it only when its value changed:
+// every pane of every session, so a pane killed in another session is noticed within a second.
+const EVERY_PANE = "#{S:#{W:#{P:#{pane_id} }}}";
+/** Notifications come in bursts (a split sends two or three); one check follows the burst. */
+const COALESCE_MS = 30;
+const FINGERPRINT = "#{pane_id}\x1f#{@tmuxwright_name}\x1f#{session_name}\x1f#{window_id}";
+
+/**
+ * Emits `panes-changed` on the server's event stream when the set of panes (their ids, names,
+ * sessions) differs from the last one reported. Driven by tmux's notifications, never by a timer
+ * of its own: each burst of notifications costs one `list-panes` on the control connection.
+ */
+export class PaneSetWatcher {
+  #last: string | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #checking = false;
+  #again = false;
+  readonly #unlisten: (() => void)[];
+
+  constructor(private readonly tmux: TmuxServer, private readonly events: ServerEvents) {
+    this.#unlisten = [
+      tmux.onNotification((name, args) => {
+        if (TOPOLOGY.has(name) || (name === "%subscription-changed" && args.startsWith(`${SUBSCRIPTION} `))) {
+          this.#schedule();
+        }
+      }),
+      tmux.onStatus((status) => {
+        if (status.kind !== "connected") return;
+        tmux.run("refresh-client", "-B", `${SUBSCRIPTION}::${EVERY_PANE}`).catch(() => {});
+        if (status.reconnect) this.#schedule(); // panes may have come and gone while disconnected
+      }),
+    ];
+  }
+
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#unlisten.forEach((unlisten) => unlisten());
+  }
+
+  #schedule(): void {
+    if (this.#checking) return void (this.#again = true);
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#check();
+    }, COALESCE_MS);
+  }
+
+  async #check(): Promise<void> {
+    this.#checking = true;
+    try {
+      const rows = await this.tmux.run("list-panes", "-a", "-F", FINGERPRINT);
+      const fingerprint = rows.toSorted().join("\n");
+      if (fingerprint !== this.#last) {
+        this.#last = fingerprint;
+        this.events.emit({ kind: "panes-changed" });
+      }
+    } catch { /* the connection is down; the reconnect schedules a new check */ }
+    this.#checking = false;
+    if (this.#again) {
+      this.#again = false;
+      this.#schedule();
+    }
+  }
+}

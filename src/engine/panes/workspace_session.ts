@@ -1,0 +1,98 @@
+import { tmuxOneShot } from "../../tmux/oneshot.ts";
+import type { SessionGuard } from "../../tmux/session_guard.ts";
+import { ToolError } from "../errors.ts";
+import { WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
+
+export interface SessionSpec {
+  socketArgs: readonly string[];
+  tmuxConfig: string | null;
+  pid: number;
+  /** The owning process (see the workspaces room); recorded so others can tell it from theirs. */
+  instance: string;
+  /** The owner lock that proves this process lives; null when it could not be taken. */
+  lockPath: string | null;
+  historyLimit: number;
+  guard: SessionGuard;
+}
+
+export interface OpenSession {
+  name: string;
+  sessionId: string;
+  socketPath: string | null;
+}
+
+const DEFAULT_SIZE = "200x50";
+const INFO = "#{session_id}\x1f#{socket_path}\x1f#{" + WORKSPACE_OPTIONS.instance + "}";
+
+/**
+ * Finds this process's workspace session or creates it: `tmuxwright-<pid>`, or `tmuxwright-<pid>-<n>`
+ * when that name is held by another process's workspace (kept by an earlier process with the same
+ * pid). Everything that identifies the owner is set in the same tmux command list as
+ * `new-session`, so no other client ever sees the session without it.
+ */
+export async function openWorkspaceSession(spec: SessionSpec): Promise<OpenSession> {
+  const base = `tmuxwright-${spec.pid}`;
+  for (let n = 1; n <= 16; n++) {
+    const name = n === 1 ? base : `${base}-${n}`;
+    // tmux 3.3 answers display-message for a missing session with empty fields, not an error.
+    const existing = await tmuxOneShot([...spec.socketArgs, "display-message", "-p", "-t", `=${name}:`, INFO]);
+    const [sessionId, socketPath, instance] = existing.stdout.trim().split("\x1f");
+    if (existing.code === 0 && sessionId) {
+      if (instance === spec.instance) return { name, sessionId, socketPath: socketPath || null };
+      continue; // another process's workspace
+    }
+    const created = await spec.guard.run(() => createSession(spec, name));
+    if (created.code === 0) {
+      const [newId, newSocket] = created.stdout.trim().split("\n")[0].split("\x1f");
+      return { name, sessionId: newId, socketPath: newSocket || null };
+    }
+    if (!/duplicate session/.test(created.stderr)) {
+      throw new ToolError(
+        "TMUX_UNAVAILABLE",
+        `Cannot create workspace session "${name}": ${created.stderr.trim()}`,
+        "Run tmuxwright doctor to check tmux and the socket.",
+      );
+    }
+  }
+  throw new ToolError(
+    "TMUX_UNAVAILABLE",
+    `Cannot create a workspace session: "${base}" and 15 alternatives are held by other processes`,
+    "Remove old kept workspaces (tmux kill-session -t NAME), then retry.",
+  );
+}
+
+function createSession(spec: SessionSpec, name: string) {
+  // Session-level names differ from the pane-level @tmuxwright_owner: formats fall back to session options.
+  const sessionOptions = [
+    [WORKSPACE_OPTIONS.pid, String(spec.pid)],
+    [WORKSPACE_OPTIONS.instance, spec.instance],
+    ...(spec.lockPath === null ? [] : [[WORKSPACE_OPTIONS.lock, spec.lockPath]]),
+    ["history-limit", String(spec.historyLimit)],
+    ["default-size", DEFAULT_SIZE],
+    ["destroy-unattached", "off"],
+  ];
+  const banner = `printf 'tmuxwright workspace of process %s\\n' ${spec.pid}; while :; do sleep 86400; done`;
+  return tmuxOneShot([
+    ...spec.socketArgs,
+    ...(spec.tmuxConfig ? ["-f", spec.tmuxConfig] : []),
+    "new-session",
+    "-d",
+    "-P",
+    "-F",
+    "#{session_id}\x1f#{socket_path}",
+    "-s",
+    name,
+    "-n",
+    "tmuxwright",
+    "-x",
+    "200",
+    "-y",
+    "50",
+    "/bin/sh",
+    "-c",
+    banner,
+    ...sessionOptions.flatMap(([key, value]) => [";", "set-option", "-t", `=${name}:`, key, value]),
+    // The hub pane keeps the session alive; marked so every server can tell it from a person's pane.
+    ...[";", "set-option", "-p", "-t", `=${name}:`, "@tmuxwright_hub", "1"],
+  ]);
+}

@@ -1,0 +1,77 @@
+import { HttpConfigError, type HttpServeOptions, resolveOptions } from "./options.ts";
+import { Router } from "./router.ts";
+import { McpSessions } from "./mcp_sessions.ts";
+
+export interface HttpServerHandle {
+  hostname: string;
+  port: number;
+  /** `http(s)://host:port` as a client would write it (IPv6 in brackets). */
+  url: string;
+  /** Closes MCP sessions and the bridge backend's waits, then the listener; resolves when all is done. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Serves /mcp, /health and /v1/tmux on one Deno.serve listener. Operator mistakes (a remote bind
+ * without a token, an invalid origin, unreadable TLS files) throw before anything listens.
+ */
+export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHandle> {
+  const resolved = resolveOptions(options);
+  const tls = options.tls
+    ? { cert: await readPem("certificate", options.tls.certFile), key: await readPem("key", options.tls.keyFile) }
+    : null;
+  const stopping = new AbortController();
+  const mcp = options.createMcpServer
+    ? new McpSessions({
+      createServer: options.createMcpServer,
+      maxSessions: resolved.limits.maxMcpSessions,
+      idleTimeoutMs: resolved.limits.mcpIdleTimeoutMs,
+      log: resolved.log,
+    })
+    : null;
+  const router = new Router(resolved, options.bridge ?? null, mcp, stopping.signal);
+  const defaultPort = tls ? 443 : 80;
+  let listenPort = 0;
+  const server = Deno.serve({
+    hostname: options.hostname,
+    port: options.port,
+    ...(tls ?? {}),
+    onListen: () => {},
+    onError: (error) => {
+      resolved.log(`[tmuxwright] HTTP error: ${error instanceof Error ? error.stack : error}`);
+      return new Response("Internal server error.", { status: 500 });
+    },
+  }, (request, info) => {
+    const address = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
+    options.onRequest?.(request);
+    return router.handle(request, { address, listenPort, defaultPort });
+  });
+  const addr = server.addr as Deno.NetAddr;
+  listenPort = addr.port;
+  const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  let stopped: Promise<void> | null = null;
+  return {
+    hostname: addr.hostname,
+    port: addr.port,
+    url: `${tls ? "https" : "http"}://${host}:${addr.port}`,
+    shutdown() {
+      stopped ??= (async () => {
+        stopping.abort(new Error("server stopping"));
+        await mcp?.closeAll();
+        await server.shutdown();
+      })();
+      return stopped;
+    },
+  };
+}
+
+async function readPem(what: string, path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    throw new HttpConfigError(
+      `Cannot read the TLS ${what} "${path}": ${(error as Error).message}; ` +
+        "create a certificate for localhost (e.g. mkcert localhost) and pass --tls-cert and --tls-key",
+    );
+  }
+}

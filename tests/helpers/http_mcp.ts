@@ -1,0 +1,82 @@
+import { Client } from "./sdk_client.ts";
+import { StreamableHTTPClientTransport } from "./sdk_http_client.ts";
+import { cleanEnv, startPermissions, tmuxAt } from "./harness.ts";
+import type { HttpLimits } from "../../src/http/mod.ts";
+
+const ENTRY = new URL("./http_mcp_server.ts", import.meta.url).pathname;
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/**
+ * `tmuxwright --http 127.0.0.1:0` with the start task's permissions, on its own tmux socket; with
+ * `limits`, a test entry that builds the same App and passes them to serveHttp. `await using`
+ * stops it and removes its tmux server.
+ */
+export class HttpMcpServer {
+  private constructor(
+    readonly url: string,
+    readonly dir: string,
+    private readonly child: Deno.ChildProcess,
+    readonly stderr: string[],
+  ) {}
+
+  static async start(options: { token?: string; limits?: Partial<HttpLimits> } = {}): Promise<HttpMcpServer> {
+    const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+    const env = cleanEnv(options.token ? { TMUX_BRIDGE_TOKEN: options.token } : {});
+    const where = ["--socket-path", `${dir}/s`, "--state-dir", `${dir}/state`];
+    const child = new Deno.Command("deno", {
+      args: [
+        "run",
+        ...startPermissions(env, [dir]),
+        ...(options.limits
+          ? [ENTRY, JSON.stringify({ token: options.token ?? null, limits: options.limits }), ...where]
+          : [MAIN, ...where, "--http", "127.0.0.1:0"]),
+      ],
+      env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr: string[] = [];
+    child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+      new WritableStream({ write: (chunk) => void stderr.push(chunk) }),
+    ).catch(() => {});
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const next = await reader.read();
+      if (next.done) throw new Error(`server exited before listening: ${stderr.join("")}`);
+      text += next.value;
+    }
+    (async () => { // keep draining stdout so the child never blocks on a full pipe
+      while (!(await reader.read()).done);
+    })().catch(() => {});
+    return new HttpMcpServer(/(https?:\/\/[^\s]+)/.exec(text)![1], dir, child, stderr);
+  }
+
+  get mcpUrl(): URL {
+    return new URL(`${this.url}/mcp`);
+  }
+
+  /** An SDK client connected over Streamable HTTP with these extra request headers. */
+  async client(
+    headers: Record<string, string> = {},
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const transport = new StreamableHTTPClientTransport(this.mcpUrl, { requestInit: { headers } });
+    const client = new Client({ name: "tmuxwright-http-tests", version: "0.0.0" });
+    await client.connect(transport);
+    return { client, transport };
+  }
+
+  tmux(...args: string[]) {
+    return tmuxAt(`${this.dir}/s`, ...args);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    try {
+      this.child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await this.child.status;
+    await this.tmux("kill-server").catch(() => {});
+    await Deno.remove(this.dir, { recursive: true }).catch(() => {});
+  }
+}
