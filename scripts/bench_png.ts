@@ -17,7 +17,15 @@ import { deflate, deflateSync, inflateSync } from "node:zlib";
 import { initWasm, Resvg } from "@resvg/resvg-wasm";
 import { cleanEnv, startPermissions, TestServer, until } from "../tests/helpers/harness.ts";
 import { type Screen, ScreenRenderer } from "../src/engine/screen/mod.ts";
-import { busyScreen, gradientScreen, screenBytes, sparseScreen, stats, withLoopMeter } from "./bench_png_screens.ts";
+import {
+  busyScreen,
+  editorScreen,
+  gradientScreen,
+  screenBytes,
+  sparseScreen,
+  stats,
+  withLoopMeter,
+} from "./bench_png_screens.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { runs: { type: "string" }, only: { type: "string" } } });
 const RUNS = Number(values.runs ?? 15);
@@ -49,10 +57,12 @@ async function benchRender(): Promise<void> {
   const font = (name: string) =>
     Deno.readFileSync(createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${name}`));
   const fonts = { loadSystemFonts: false, fontBuffers: [font("DejaVuSansMono.ttf"), font("DejaVuSansMono-Bold.ttf")] };
-  const screens: [string, Screen][] = [["busy", busyScreen()], ["nearly empty", sparseScreen()], [
-    "24-bit gradient",
-    gradientScreen(),
-  ]];
+  const screens: [string, Screen][] = [
+    ["busy", busyScreen()],
+    ["nearly empty", sparseScreen()],
+    ["editor, 24-bit colours", editorScreen()],
+    ["24-bit gradient", gradientScreen()],
+  ];
   console.log(
     "| screen (200×50) | way | render median (max) | longest loop gap wall median (max) | CPU median (max) | PNG |",
   );
@@ -137,6 +147,7 @@ async function startOnce(entry: string, cwd: string, noConfig: boolean): Promise
 }
 
 async function benchStart(): Promise<void> {
+  const main = (await new Deno.Command("git", { args: ["rev-parse", "--short", "main"], cwd: ROOT }).output()).stdout;
   await exportTree("main", `${SCRATCH}/main`);
   await exportTree("69e55ab", `${SCRATCH}/resvg`);
   // The resvg renderer was never wired into its main.ts; this entry holds one, as snapshot_pane would have.
@@ -146,7 +157,7 @@ async function benchStart(): Promise<void> {
     `import { PngRenderer } from "./src/engine/screen/mod.ts";\nexport const png = new PngRenderer();\n${resvgMain}`,
   );
   const trees = {
-    "main (no PNG)": [`${SCRATCH}/main`, "main.ts"],
+    [`main ${new TextDecoder().decode(main).trim()} (no PNG)`]: [`${SCRATCH}/main`, "main.ts"],
     "resvg (69e55ab)": [`${SCRATCH}/resvg`, "main_png.ts"],
     "this tree": [ROOT, "main.ts"],
   };

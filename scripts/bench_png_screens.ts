@@ -63,6 +63,22 @@ export function gradientScreen(): Screen {
   return { state: state(200, 50), rows };
 }
 
+/** Source code in an editor with a 24-bit colour scheme: 24 colours of text, a highlighted cursor line. */
+export function editorScreen(): Screen {
+  const words = ["const", "value", "=", "await", "render(", "screen,", "{", "theme:", '"dark"', "});", "// why", "42"];
+  const rows = Array.from({ length: 50 }, (_, y) => {
+    const background = y === 20 ? "\x1b[48;2;42;42;46m" : "";
+    let [row, width] = [`\x1b[38;2;110;110;110m${String(y + 1).padStart(4)} `, 5];
+    for (let i = y; width + words[i % words.length].length + 1 <= 120; i++) {
+      const hue = (i * 7 + y) % 24;
+      row += `\x1b[38;2;${80 + hue * 7};${200 - hue * 5};${120 + (hue * 13) % 120}m${words[i % words.length]} `;
+      width += words[i % words.length].length + 1;
+    }
+    return background + row + " ".repeat(200 - width) + "\x1b[0m";
+  });
+  return { state: state(200, 50), rows };
+}
+
 /** The screen as the bytes a program would print: for a real pane that shows it with `cat`. */
 export function screenBytes(screen: Screen): string {
   return screen.rows.join("\r\n");

@@ -23,22 +23,34 @@ async function knownPane(server: TestServer): Promise<string> {
   return pane.pane_id;
 }
 
-/** The background blended toward the foreground by a 4-bit coverage level, channel by channel. */
-function mix(bg: number, fg: number, level: number): number {
+/**
+ * The background blended toward the foreground by a 4-bit coverage level, channel by channel; with `steps` < 15
+ * the level is first rounded to one of steps + 1 evenly spaced levels (fewer blends, to fit an 8-bit palette).
+ */
+function mix(bg: number, fg: number, level: number, steps = 15): number {
+  const rounded = Math.round(level * steps / 15) * 15 / steps;
   return [16, 8, 0].reduce((out, shift) => {
     const b = bg >> shift & 255;
-    return out | Math.round(b + ((fg >> shift & 255) - b) * level / 15) << shift;
+    return out | Math.round(b + ((fg >> shift & 255) - b) * rounded / 15) << shift;
   }, 0);
 }
 
 /** Every pixel of cell (col, row) is the atlas glyph's coverage blended from `bg` to `fg`. */
-function assertGlyph(image: Image, atlas: GlyphAtlas, [col, row]: number[], glyph: number, fg: number, bg: number) {
+function assertGlyph(
+  image: Image,
+  atlas: GlyphAtlas,
+  [col, row]: number[],
+  glyph: number,
+  fg: number,
+  bg: number,
+  steps = 15,
+) {
   const { cellWidth: w, cellHeight: h, levels } = atlas;
   const pad = PAD * (w / 8);
   const wrong: string[] = [];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const expected = mix(bg, fg, levels[glyph * w * h + y * w + x]);
+      const expected = mix(bg, fg, levels[glyph * w * h + y * w + x], steps);
       const actual = image.at(pad + col * w + x, pad + row * h + y);
       if (actual !== expected) wrong.push(`(${x},${y}) ${actual.toString(16)} != ${expected.toString(16)}`);
     }
@@ -96,6 +108,27 @@ Deno.test("snapshot_pane png scale 2 draws 16×32 cells from the 2× glyphs", as
   await assertKnownPane((await snapshotPng(server, { pane_id: pane, scale: 2 })).image, THEMES.dark, 2);
   const refused = await server.callError("snapshot_pane", { pane_id: pane, format: "png", scale: 3 });
   assert(refused.startsWith("INVALID_ARGUMENT: "), refused);
+});
+
+Deno.test("snapshot_pane png with many colours: fewer blend steps to stay indexed, then exact RGB", async () => {
+  await using server = await TestServer.start();
+  const atlas = await GlyphAtlas.load(ATLASES[0]);
+  const colour = (i: number) => (40 + i % 200) << 16 | (200 - i % 150) << 8 | (90 + i * 7 % 160);
+  const sgr = (i: number) => `\\033[38;2;${colour(i) >> 16};${colour(i) >> 8 & 255};${colour(i) & 255}m`;
+  // 24 colours of "A" need 360 blends at 15 steps; 300 colours cannot fit 256 palette entries at all.
+  for (const [count, steps, colourType] of [[24, 7, 3], [300, 15, 2]]) {
+    const text = Array.from({ length: count }, (_, i) => `${sgr(i)}A`).join("");
+    const pane =
+      (await server.call<{ pane_id: string }>("create_pane", { command: `printf '${text}\\033[0m'; sleep 600` }))
+        .pane_id;
+    await until(() => server.call<{ text: string }>("capture_pane", { pane_id: pane }), (c) => c.text.includes("AAAA"));
+    const { image } = await snapshotPng(server, { pane_id: pane });
+    assertEquals(image.colourType, colourType);
+    for (const i of [0, 1, count - 1]) {
+      const at = [i % 200, Math.floor(i / 200)];
+      assertGlyph(image, atlas, at, atlas.glyph(0x41, false), colour(i), THEMES.dark.background, steps);
+    }
+  }
 });
 
 Deno.test("a --no-config bundle draws PNG snapshots under the start task's permissions", async () => {

@@ -6,6 +6,8 @@ import type { TestServer } from "./harness.ts";
 export interface Image {
   width: number;
   height: number;
+  /** IHDR colour type: 3 indexed (with a palette), 2 RGB. */
+  colourType: number;
   at(x: number, y: number): number;
 }
 
@@ -24,6 +26,7 @@ export function readPng(png: Uint8Array): Image {
   return {
     width: image.width,
     height: image.height,
+    colourType: png[25],
     at(x, y) {
       const i = y * image.width + x;
       const [r, g, b] = palette

@@ -20,6 +20,8 @@ export interface Paint {
   readonly lines: Uint8Array;
   /** Colour → palette index when the image needs at most 256 colours (an 8-bit indexed PNG, 3× less to deflate). */
   readonly palette: Map<number, number> | null;
+  /** How many steps from background to foreground the blends take: 15, or 7 or 3 to fit a palette. */
+  readonly steps: number;
 }
 
 /** `bg` blended toward `fg` by `level`/15, channel by channel (the glyph's coverage, as terminals blend). */
@@ -53,8 +55,8 @@ export async function paint(
   };
   let cursorAt = cursor.visible && cursor.x < width && cursor.y < height ? cursor.y * width + cursor.x : -1;
   if (cursorAt > 0 && grid.widths[cursorAt] === 0) cursorAt--; // on the right half of a wide character
-  const colours = new Set([theme.background]);
-  const inked = new Set<number>(); // foreground/background pairs whose blends are in `colours`
+  const backgrounds = new Set([theme.background]);
+  const inked = new Set<number>(); // foreground × 2^24 + background of every cell with something drawn
   for (let i = 0; i < size; i++) {
     if (i % width === 0) await pacer.breathe();
     const w = grid.widths[i];
@@ -67,16 +69,36 @@ export async function paint(
     out.lines[i] = attrs & (UNDERLINE | STRIKE);
     if (w === 0) continue;
     out.glyphs[i] = glyphOf(atlas, grid.chars[i], w, (attrs & BOLD) !== 0);
-    if (colours.size > 256) continue;
-    colours.add(bg);
-    const pair = fg * 0x1000000 + bg;
-    if ((out.glyphs[i] !== BLANK || out.lines[i] !== 0) && !inked.has(pair)) {
-      inked.add(pair);
-      for (let level = 1; level <= LEVELS; level++) colours.add(mix(bg, fg, level));
-    }
+    backgrounds.add(bg);
+    if (out.glyphs[i] !== BLANK || out.lines[i] !== 0) inked.add(fg * 0x1000000 + bg);
   }
-  const palette = colours.size <= 256 ? new Map([...colours].map((colour, index) => [colour, index])) : null;
-  return { ...out, palette };
+  return { ...out, ...planPalette(backgrounds, inked) };
+}
+
+/**
+ * An 8-bit palette holds the backgrounds and, for every colour pair with ink, its blends. With the atlas's 15 steps
+ * that fits about 15 pairs; a screen with more (an editor's 24-bit colour scheme) gets 7 steps, then 3 (2-bit
+ * antialiasing, still smooth at 8×16: an editor screen is 119 KiB so, 334 KiB as RGB), and beyond that RGB, where
+ * every blend is exact but there are 3× the bytes to deflate.
+ */
+function planPalette(backgrounds: Set<number>, inked: Set<number>): Pick<Paint, "palette" | "steps"> {
+  for (const steps of [LEVELS, 7, 3]) {
+    const colours = new Set(backgrounds);
+    for (const pair of inked) {
+      const [fg, bg] = [Math.floor(pair / 0x1000000), pair % 0x1000000];
+      for (let level = 1; level <= LEVELS && colours.size <= 256; level++) {
+        colours.add(mix(bg, fg, quantise(level, steps)));
+      }
+      if (colours.size > 256) break;
+    }
+    if (colours.size <= 256) return { palette: new Map([...colours].map((colour, index) => [colour, index])), steps };
+  }
+  return { palette: null, steps: LEVELS };
+}
+
+/** A coverage level (0–15) rounded to one of `steps` + 1 evenly spaced levels. */
+export function quantise(level: number, steps: number): number {
+  return Math.round(level * steps / LEVELS) * LEVELS / steps;
 }
 
 function glyphOf(atlas: GlyphAtlas, chars: string, width: number, bold: boolean): number {

@@ -1,6 +1,6 @@
 import { type CellGrid, STRIKE, UNDERLINE } from "./screen_cells.ts";
 import { type GlyphAtlas, WIDE_LEFT, WIDE_RIGHT } from "./glyphs.ts";
-import { BLANK, LEVELS, mix, type Paint, WIDE_BOX } from "./png_paint.ts";
+import { BLANK, LEVELS, mix, type Paint, quantise, WIDE_BOX } from "./png_paint.ts";
 
 /**
  * Draws cells straight into PNG scanlines (a filter byte 0, then the pixels): one palette index per pixel when the
@@ -76,7 +76,7 @@ export class Rasteriser {
     if (ramp) return ramp;
     ramp = new Uint8Array((LEVELS + 1) * this.channels);
     for (let level = 0; level <= LEVELS; level++) {
-      const colour = mix(bg, fg, level);
+      const colour = mix(bg, fg, quantise(level, this.paint.steps));
       if (this.paint.palette) ramp[level] = this.paint.palette.get(colour)!;
       else ramp.set([colour >> 16, colour >> 8 & 255, colour & 255], level * 3);
     }
