@@ -5,6 +5,8 @@ import { PngRenderer, type PngScale } from "./png.ts";
 import { Pacer } from "./pacer.ts";
 import { DEFAULT_THEME, type ThemeName, THEMES } from "./themes.ts";
 
+export type SnapshotFormat = "text" | "ansi" | "html" | "svg" | "png";
+
 export interface RenderOptions {
   theme?: ThemeName;
   /** PNG only: 1 draws 8×16-pixel cells, 2 draws 16×32. */
@@ -19,6 +21,13 @@ export interface RenderOptions {
 export class ScreenRenderer {
   readonly #emulator = new TerminalEmulator();
   readonly #png = new PngRenderer();
+
+  /** The screen in `format`: rows as read (text, ansi), markup (html, svg) or PNG bytes. */
+  render(screen: Screen, format: SnapshotFormat, options: RenderOptions = {}): Promise<string | Uint8Array> {
+    if (format === "png") return this.png(screen, options);
+    if (format === "html" || format === "svg") return this.markup(screen, format, options);
+    return Promise.resolve(screen.rows.join("\n"));
+  }
 
   async markup(screen: Screen, format: "html" | "svg", options: RenderOptions = {}): Promise<string> {
     const grid = await this.#emulator.cells(screen, THEMES[options.theme ?? DEFAULT_THEME], new Pacer());

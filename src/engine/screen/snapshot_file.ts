@@ -10,11 +10,12 @@ const EXTENSIONS: Record<string, string[]> = {
   png: [".png"],
 };
 
-function refuse(path: string, problem: string): ToolError {
+function refuse(path: string, problem: string, format: string): ToolError {
   return new ToolError(
     "INVALID_ARGUMENT",
     `Cannot save snapshot to ${JSON.stringify(path)}: ${problem}`,
-    'Give a file name such as "build.png"; snapshots are saved in the snapshots folder of the state directory.',
+    `Give a file name such as "screen${EXTENSIONS[format]?.[0] ?? ""}"; ` +
+      "snapshots are saved in the snapshots folder of the state directory.",
   );
 }
 
@@ -30,12 +31,12 @@ export function snapshotFile(stateDir: string, path: string, format: string): st
   const name = basename(target);
   const control = [...name].some((c) => c < " " || c === "\x7f");
   if (dirname(target) !== folder || name.startsWith(".") || control) {
-    throw refuse(path, `not a file name in ${JSON.stringify(folder)}, the only folder snapshots are saved in`);
+    throw refuse(path, `not a file name in ${JSON.stringify(folder)}, the only folder snapshots are saved in`, format);
   }
   const allowed = EXTENSIONS[format];
   const ext = extname(name).toLowerCase();
   if (ext === "") return target + allowed[0];
-  if (!allowed.includes(ext)) throw refuse(path, `a ${format} snapshot is saved as ${allowed.join(" or ")}`);
+  if (!allowed.includes(ext)) throw refuse(path, `${format} snapshots are saved as ${allowed.join(" or ")}`, format);
   return target;
 }
 
@@ -43,13 +44,18 @@ export function snapshotFile(stateDir: string, path: string, format: string): st
  * Writes the file for its owner only, replacing an earlier one. The snapshots folder and the file must be what
  * they say: a symbolic link put in their place (from a pane's shell) would lead the write elsewhere, so it is refused.
  */
-export async function writeSnapshotFile(stateDir: string, target: string, data: string | Uint8Array): Promise<void> {
+export async function writeSnapshotFile(
+  stateDir: string,
+  target: string,
+  data: string | Uint8Array,
+  format: string,
+): Promise<void> {
   const folder = dirname(target);
   await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
   const [real, expected] = await Promise.all([Deno.realPath(folder), Deno.realPath(stateDir)]);
   const linked = await Deno.lstat(target).then((info) => info.isSymlink, () => false);
   if (real !== join(expected, "snapshots") || linked) {
-    throw refuse(basename(target), "the snapshots folder or the file is a symbolic link");
+    throw refuse(basename(target), "the snapshots folder or the file is a symbolic link", format);
   }
   await Deno.writeFile(target, typeof data === "string" ? new TextEncoder().encode(data) : data, { mode: 0o600 });
 }

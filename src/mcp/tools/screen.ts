@@ -70,12 +70,8 @@ export const screenTools = [
       const screen = await readScreen(ctx.tmux, pane.paneId, format !== "text");
       const { state } = screen;
       const options = { theme: args.theme, scale: args.scale as PngScale | undefined }; // 1 or 2, checked above
-      const content = format === "png"
-        ? await ctx.app.screens.png(screen, options)
-        : format === "html" || format === "svg"
-        ? await ctx.app.screens.markup(screen, format, options)
-        : screen.rows.join("\n");
-      if (file) await writeSnapshotFile(stateDir, file, content);
+      const content = await ctx.app.screens.render(screen, format, options);
+      if (file) await writeSnapshotFile(stateDir, file, content, format);
       const fields = {
         ...paneIds(pane),
         format,
