@@ -4,8 +4,8 @@
  *           24-bit-colour 200×50 screen at 1× and 2×, the longest the event loop went unserved meanwhile, PNG sizes;
  *           side by side with rasterising the same screen's SVG with resvg (the way this replaced); the first
  *           snapshots of a process (emulator and atlas loading); an idle loop for this machine's noise floor
- *   start   cold start to the initialize reply and bundle size: main (no PNG), the resvg renderer (69e55ab), this
- *           tree, from source and as bundles, runs interleaved
+ *   start   cold start to the initialize reply and bundle size: main where this branch last merged it (no PNG), the
+ *           resvg renderer (69e55ab), this tree, from source and as bundles, runs interleaved
  *   memory  a real server's RSS before and after its first PNG snapshots
  *   yield   which ways of yielding let a timer and a subprocess's exit through between slices of work
  *   deflate CompressionStream and node:zlib on a busy screen's scanlines: time and longest blocking
@@ -147,8 +147,11 @@ async function startOnce(entry: string, cwd: string, noConfig: boolean): Promise
 }
 
 async function benchStart(): Promise<void> {
-  const main = (await new Deno.Command("git", { args: ["rev-parse", "--short", "main"], cwd: ROOT }).output()).stdout;
-  await exportTree("main", `${SCRATCH}/main`);
+  // "Before" is where this branch last took main, so the comparison holds only this branch's changes.
+  const git = async (...args: string[]) =>
+    new TextDecoder().decode((await new Deno.Command("git", { args, cwd: ROOT }).output()).stdout).trim();
+  const base = await git("merge-base", "HEAD", "main");
+  await exportTree(base, `${SCRATCH}/main`);
   await exportTree("69e55ab", `${SCRATCH}/resvg`);
   // The resvg renderer was never wired into its main.ts; this entry holds one, as snapshot_pane would have.
   const resvgMain = await Deno.readTextFile(`${SCRATCH}/resvg/main.ts`);
@@ -157,7 +160,7 @@ async function benchStart(): Promise<void> {
     `import { PngRenderer } from "./src/engine/screen/mod.ts";\nexport const png = new PngRenderer();\n${resvgMain}`,
   );
   const trees = {
-    [`main ${new TextDecoder().decode(main).trim()} (no PNG)`]: [`${SCRATCH}/main`, "main.ts"],
+    [`main ${base.slice(0, 7)} (no PNG)`]: [`${SCRATCH}/main`, "main.ts"],
     "resvg (69e55ab)": [`${SCRATCH}/resvg`, "main_png.ts"],
     "this tree": [ROOT, "main.ts"],
   };

@@ -131,6 +131,46 @@ Deno.test("snapshot_pane png with many colours: fewer blend steps to stay indexe
   }
 });
 
+Deno.test("snapshot_pane png of real programs (less, vim) in a shell with a slow, chatty start-up", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  await Deno.mkdir(`${dir}/home`);
+  await Deno.writeTextFile(
+    `${dir}/home/.bashrc`,
+    "echo 'loading plugins...'; sleep 0.3; echo 'welcome back'; PS1='\\u@\\h:\\w\\$ '\n",
+  );
+  await Deno.writeTextFile(`${dir}/notes.txt`, "┌──────┐\n│ less │\n└──────┘\n");
+  await using server = await TestServer.start({ dir, env: { HOME: `${dir}/home` } });
+  const atPrompt = (pane: string) =>
+    until(() => server.call<{ at_shell_prompt: boolean }>("pane_state", { pane_id: pane }), (s) => s.at_shell_prompt);
+  const shows = (pane: string, text: string) =>
+    until(() => server.call<{ content: string }>("snapshot_pane", { pane_id: pane }), (s) => s.content.includes(text));
+  const pane = (await server.call<{ pane_id: string }>("create_pane", {})).pane_id;
+  await atPrompt(pane);
+  const atlas = await GlyphAtlas.load(ATLASES[0]);
+  const glyph = (char: string) => atlas.glyph(char.codePointAt(0)!, false);
+  const { background, foreground, cursor, palette } = THEMES.dark;
+
+  // less: the file's box, and its prompt "<file> (END)" in reverse video.
+  await server.call("send_keys", { pane_id: pane, text: `less ${dir}/notes.txt` });
+  const rows = (await shows(pane, "(END)")).content.split("\n");
+  const [top, end] = [rows.findIndex((row) => row.startsWith("┌")), rows.findIndex((row) => row.includes("(END)"))];
+  let { image } = await snapshotPng(server, { pane_id: pane });
+  assertGlyph(image, atlas, [0, top], glyph("┌"), foreground, background);
+  assertGlyph(image, atlas, [2, top + 1], glyph("l"), foreground, background);
+  assertGlyph(image, atlas, [rows[end].indexOf("(END)"), end], glyph("("), background, foreground);
+
+  // vim -u NONE: its text, the bright blue "~" of lines past the end, the cursor block over the first character.
+  await server.call("send_keys", { pane_id: pane, keys: ["q"] });
+  await atPrompt(pane);
+  await server.call("send_keys", { pane_id: pane, text: `vim -u NONE -N ${dir}/notes.txt` });
+  await shows(pane, "~");
+  ({ image } = await snapshotPng(server, { pane_id: pane }));
+  assertGlyph(image, atlas, [0, 0], glyph("┌"), background, cursor);
+  assertGlyph(image, atlas, [2, 1], glyph("l"), foreground, background);
+  assertGlyph(image, atlas, [0, 3], glyph("~"), palette[12], background);
+  await server.call("send_keys", { pane_id: pane, keys: ["Escape"], text: ":q!" });
+});
+
 Deno.test("a --no-config bundle draws PNG snapshots under the start task's permissions", async () => {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twpng" });
   try {
