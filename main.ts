@@ -37,10 +37,12 @@ if (import.meta.main) {
     const code = await main(Deno.args);
     if (code !== null) Deno.exit(code);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof HttpConfigError || error instanceof HttpStartError) {
-      console.error(`tmuxwright: ${error.message}`);
-      Deno.exit(2);
-    }
-    throw error;
+    // A start-up failure is one line naming the problem and the fix, never a stack trace.
+    const known = error instanceof ConfigError || error instanceof HttpConfigError || error instanceof HttpStartError;
+    const message = known
+      ? error.message
+      : `Cannot start: ${(error as Error)?.message ?? String(error)}; run tmuxwright doctor to check the set-up`;
+    console.error(`tmuxwright: ${message.replaceAll("\n", " ")}`);
+    Deno.exit(2);
   }
 }

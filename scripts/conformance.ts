@@ -5,15 +5,13 @@
  *
  *   deno run -A scripts/conformance.ts
  */
+import { startPermissions } from "../tests/helpers/harness.ts";
+
 const ROOT = new URL("../", import.meta.url).pathname;
 const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
 
 function startFlags(env: Record<string, string>, extra: string): string[] {
-  const words: string[] = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks.start.split(/\s+/);
-  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts")).map((word) => {
-    const expanded = word.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, name) => env[name] ?? "");
-    return /^--allow-(read|write)=/.test(expanded) ? `${expanded},${extra}` : expanded;
-  });
+  return startPermissions(env, [extra]);
 }
 
 const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw-conf" });

@@ -3,9 +3,21 @@
  * to see what the server process may and may not do. Prints one JSON object: each probe → "allowed"
  * or the error class that stopped it.
  *
- *   deno run <start flags> scripts/sandbox_probe.ts STATE_DIR
+ *   deno run <start flags> scripts/sandbox_probe.ts STATE_DIR [PATH...]
+ *
+ * With PATHs, only reports which of read and write each PATH is granted (`paths`), nothing else.
  */
 const stateDir = Deno.args[0] ?? `${Deno.env.get("HOME")}/.local/state/tmuxwright`;
+
+if (Deno.args.length > 1) {
+  const granted = (name: "read" | "write", path: string) =>
+    Deno.permissions.querySync({ name, path }).state === "granted" ? [name] : [];
+  const paths = Object.fromEntries(
+    Deno.args.slice(1).map((path) => [path, [...granted("read", path), ...granted("write", path)].join("+") || "none"]),
+  );
+  console.log(JSON.stringify({ paths }));
+  Deno.exit(0);
+}
 
 async function probe(action: () => unknown): Promise<string> {
   try {

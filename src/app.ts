@@ -1,14 +1,17 @@
 import type { Config } from "./config.ts";
-import { AuditLog } from "./audit/audit.ts";
+import { AuditLog, AuditOpenError } from "./audit/audit.ts";
+import { ConfigError } from "./config.ts";
+import { prepareDirectories, reason } from "./state_dir.ts";
 import type { TmuxServer, TmuxStatus } from "./tmux/server.ts";
 import { PaneSetWatcher, Paster, Workspace } from "./engine/panes/mod.ts";
 import { logDir, PaneOutput } from "./engine/output/mod.ts";
-import { Executor, ProcessManager } from "./engine/exec/mod.ts";
+import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
 import { BufferRegistry } from "./engine/buffers/mod.ts";
 import { Channels } from "./engine/channels/mod.ts";
 import { DisplayPane } from "./engine/display/mod.ts";
+import { PatternCompiler } from "./patterns/mod.ts";
 import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
 
 /**
@@ -29,6 +32,8 @@ export interface App {
   readonly executor: Executor;
   /** Long-running processes: started, awaited until ready, stopped with proof. */
   readonly processes: ProcessManager;
+  /** The command each pane was last started for (exec types them; watch_pane's `exit` waits on them). */
+  readonly jobs: JobTable;
   /** Multi-line input pasted through a buffer namespaced to this server. */
   readonly paster: Paster;
   /** Renders screens as HTML/SVG; loads the terminal emulator on first use. */
@@ -40,6 +45,8 @@ export interface App {
   /** The side pane of notes for the person watching (write_to_display). */
   readonly display: DisplayPane;
   readonly audit: AuditLog;
+  /** Compiles every pattern a caller supplies, matched in linear time (loads its engine on first use). */
+  readonly patterns: PatternCompiler;
   /**
    * Things that happen outside any one request: log events (tmux reconnects, reaped workspaces,
    * slow tmux commands, refused calls), trigger events (watch_pane, start_process) and pane set
@@ -50,9 +57,14 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Builds the app from a validated configuration. Nothing talks to tmux until the first call. */
+/**
+ * Builds the app from a validated configuration. Nothing talks to tmux until the first call; the
+ * state directory and the audit files exist before anything else uses them. A path that cannot be
+ * used is a ConfigError (one line, naming the path, the reason and the flag).
+ */
 export async function createApp(config: Readonly<Config>): Promise<App> {
-  const audit = await AuditLog.open({ file: config.audit, fullDir: config.auditFull, payloads: config.auditPayloads });
+  await prepareDirectories(config);
+  const audit = await openAudit(config);
   const events = new ServerEvents();
   events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
   const workspace = new Workspace(config, events);
@@ -71,12 +83,14 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     proc: new ProcReader(tmux, config.stateDir),
     executor,
     processes: new ProcessManager(workspace, executor, events),
+    jobs: executor.jobs,
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),
     buffers,
     channels,
     display: new DisplayPane(tmux, workspace),
     audit,
+    patterns: new PatternCompiler(),
     events,
     async close() {
       try {
@@ -90,6 +104,18 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
       }
     },
   };
+}
+
+async function openAudit(config: Readonly<Config>): Promise<AuditLog> {
+  try {
+    return await AuditLog.open({ file: config.audit, fullDir: config.auditFull, payloads: config.auditPayloads });
+  } catch (error) {
+    if (!(error instanceof AuditOpenError)) throw error;
+    const what = error.flag === "--audit" ? "open the audit file" : "create the --audit-full directory";
+    throw new ConfigError(
+      `Cannot ${what} "${error.path}": ${reason(error.cause)}; choose another path with ${error.flag}`,
+    );
+  }
 }
 
 function stderrLine(event: LogEvent): string {

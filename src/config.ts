@@ -157,9 +157,10 @@ export const FLAGS = {
 type FlagName = keyof typeof FLAGS;
 type FlagValues = { [K in FlagName]?: string | boolean };
 
+/** A variable's value; an empty one counts as unset (as XDG_STATE_HOME="" means the default). */
 function envValue(name: string): string | undefined {
   try {
-    return Deno.env.get(name);
+    return Deno.env.get(name) || undefined;
   } catch {
     return undefined; // env access not granted for this variable
   }

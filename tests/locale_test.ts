@@ -11,3 +11,14 @@ Deno.test("works when started without a UTF-8 locale", async () => {
   const tree = await server.client.readResource({ uri: "tmux://sessions" });
   assert.match("text" in tree.contents[0] ? tree.contents[0].text : "", /"name":"plain"/);
 });
+
+// The MCP SDK passes only HOME, LOGNAME, PATH, SHELL, TERM and USER to a server it starts.
+Deno.test("without LANG or LC_* at all, output with UTF-8 text comes back exact", async () => {
+  await using server = await TestServer.start({ unset: ["LANG", "LC_ALL", "LC_CTYPE", "LANGUAGE"] });
+  const run = await server.call<{ output: string; exit_code: number }>("execute_command", {
+    command: "printf 'h\\303\\251llo \\342\\202\\254\\n'",
+  });
+  assert.deepEqual([run.output, run.exit_code], ["héllo €", 0]);
+  const screen = await server.call<{ text: string }>("capture_pane", { pane_id: "default" });
+  assert.match(screen.text, /héllo €/);
+});

@@ -52,6 +52,27 @@ Deno.test("start_process: returns ready when the line appears, then stop_process
   assert(log.text.includes("server READY on 8080") && log.text.includes("second"), log.text);
 });
 
+Deno.test("stop_process right after ready, while the shell runs builtins between two programs", async () => {
+  await using server = await TestServer.start({ env: ENV });
+  // After READY the shell itself holds the terminal for ~60 ms (a builtin loop) before `sleep` starts:
+  // tmux then shows the shell in the foreground although the command has not ended.
+  const busy = "i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done";
+  for (const signal of ["SIGTERM", "SIGINT"]) {
+    const started = await server.call<Start>("start_process", {
+      command: `echo READY; ${busy}; sleep 30`,
+      ...(signal === "SIGTERM" ? { name: "gap" } : { pane_id: "gap" }),
+      ready: "READY",
+    });
+    assertEquals(started.outcome, "ready");
+    const stop = await server.call<Stop>("stop_process", { pane_id: "gap", signal });
+    assertEquals({ was: stop.was_running, stopped: stop.stopped, code: stop.exit_code }, {
+      was: true,
+      stopped: true,
+      code: signal === "SIGTERM" ? 143 : 130,
+    });
+  }
+});
+
 Deno.test("start_process: a process that exits before ready reports its exit code and last lines", async () => {
   await using server = await TestServer.start({ env: ENV });
   const result = await server.call<Start>("start_process", {

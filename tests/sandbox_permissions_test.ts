@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cleanEnv, startPermissions, TestServer, until } from "./helpers/harness.ts";
+import { cleanEnv, startPermissions, taskPermissions, TestServer, until } from "./helpers/harness.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const TASKS = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks;
@@ -49,9 +49,60 @@ Deno.test("the start task grants tmux, the state directory and the server's vari
   }
 });
 
+Deno.test("the start task grants exactly the state directory in use, whichever variable chose it", async () => {
+  const home = "/tmp/tmuxwright-test-home";
+  const homeState = `${home}/.local/state/tmuxwright`;
+  const cases: [Record<string, string>, string][] = [
+    [{}, homeState], // XDG_STATE_HOME unset: $HOME/.local/state/tmuxwright, never /tmuxwright
+    [{ XDG_STATE_HOME: "" }, homeState],
+    [{ XDG_STATE_HOME: "/tmp/tw-xdg" }, "/tmp/tw-xdg/tmuxwright"],
+    [{ XDG_STATE_HOME: "/tmp/tw-xdg", TMUXWRIGHT_STATE_DIR: "/tmp/tw-chosen" }, "/tmp/tw-chosen"],
+  ];
+  const candidates = [homeState, "/tmuxwright", "/", "/tmp/tw-xdg/tmuxwright", "/tmp/tw-chosen", home];
+  for (const [vars, expected] of cases) {
+    const env = cleanEnv(vars);
+    if (!("XDG_STATE_HOME" in vars)) delete env.XDG_STATE_HOME;
+    const out = await new Deno.Command("deno", {
+      args: ["run", ...startPermissions(env), `${ROOT}scripts/sandbox_probe.ts`, expected, ...candidates],
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const { paths } = JSON.parse(new TextDecoder().decode(out.stdout));
+    const want = Object.fromEntries(candidates.map((p) => [p, p === expected ? "read+write" : "none"]));
+    assert.deepEqual(paths, want, JSON.stringify(vars));
+  }
+});
+
+Deno.test("deno task start serves from the state directory the task granted, with or without XDG_STATE_HOME", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    for (const xdg of [null, `${dir}/xdg`]) {
+      const home = `${dir}/home-${xdg === null ? "plain" : "xdg"}`;
+      await Deno.mkdir(home);
+      const env = cleanEnv({ HOME: home, ...(xdg === null ? {} : { XDG_STATE_HOME: xdg }) });
+      if (xdg === null) delete env.XDG_STATE_HOME;
+      const out = await new Deno.Command("deno", {
+        args: ["task", "-q", "--config", `${ROOT}deno.json`, "start", "--socket-path", `${dir}/s`],
+        env,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      const used = xdg === null ? `${home}/.local/state/tmuxwright` : `${xdg}/tmuxwright`;
+      assert.ok((await Deno.stat(used)).isDirectory, used);
+      if (xdg !== null) await assert.rejects(Deno.stat(`${home}/.local`), Deno.errors.NotFound);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("the start and compile tasks share the run and env grants; start uses no blanket grant", () => {
   const flags = (task: string) => task.split(/\s+/).filter((w) => w.startsWith("--allow-"));
-  const start = flags(TASKS.start);
+  const start = startPermissions().filter((w) => w.startsWith("--allow-"));
   const compile = flags(TASKS.compile);
   assert.ok(start.includes("--allow-run=tmux") && compile.includes("--allow-run=tmux"));
   assert.deepEqual(start.find((f) => f.startsWith("--allow-env=")), compile.find((f) => f.startsWith("--allow-env=")));
@@ -69,7 +120,7 @@ Deno.test("the start and compile tasks share the run and env grants; start uses 
 });
 
 Deno.test("every environment variable the server reads is in the --allow-env list", async () => {
-  const allowed = TASKS.start.match(/--allow-env=(\S+)/)[1].split(",");
+  const allowed = startPermissions().find((f) => f.startsWith("--allow-env="))!.slice(12).split(",");
   const permitted = (name: string) =>
     allowed.some((a: string) => (a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : a === name));
   const read = new Set<string>();
@@ -127,23 +178,26 @@ Deno.test("the sandboxed server works: cwd checks need no read access outside th
 });
 
 Deno.test("the bridge task is the start task plus its socket directory and the bridge command", () => {
-  const flags = (task: string) => task.split(/\s+/).filter((w) => w.startsWith("--allow-"));
-  const start = flags(TASKS.start);
-  const bridge = flags(TASKS.bridge);
-  const socketDir = "/tmp/tmuxwright-bridge-$USER";
-  for (const flag of bridge) {
-    if (/^--allow-(read|write)=/.test(flag)) {
-      assert.equal(flag, `${start.find((f) => f.startsWith(flag.slice(0, flag.indexOf("=") + 1)))},${socketDir}`);
-    } else {
-      assert.ok(start.includes(flag), `bridge adds ${flag}`);
+  for (const user of ["alice", ""]) {
+    const env = cleanEnv({ USER: user });
+    const start = taskPermissions("start", env).flags;
+    const bridge = taskPermissions("bridge", env);
+    // The socket directory the bridge uses: /tmp/tmuxwright-bridge-$USER, "user" when USER is unset or empty.
+    const socketDir = `/tmp/tmuxwright-bridge-${user || "user"}`;
+    for (const flag of bridge.flags) {
+      if (/^--allow-(read|write)=/.test(flag)) {
+        assert.equal(flag, `${start.find((f) => f.startsWith(flag.slice(0, flag.indexOf("=") + 1)))},${socketDir}`);
+      } else {
+        assert.ok(start.includes(flag), `bridge adds ${flag}`);
+      }
     }
+    assert.equal(bridge.flags.length, start.length);
+    assert.deepEqual(bridge.args, ["bridge"]);
   }
-  assert.equal(bridge.length, start.length);
-  assert.match(TASKS.bridge, / main\.ts bridge$/);
 });
 
 Deno.test("every variable the bridge reads is in the --allow-env list", async () => {
-  const allowed = TASKS.bridge.match(/--allow-env=(\S+)/)[1].split(",");
+  const allowed = taskPermissions("bridge").flags.find((f) => f.startsWith("--allow-env="))!.slice(12).split(",");
   const permitted = (name: string) =>
     allowed.some((a: string) => (a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : a === name));
   const text = await Deno.readTextFile(`${ROOT}src/transports/bridge.ts`);

@@ -5,6 +5,8 @@ import { shellPane } from "./helpers/shell_pane.ts";
 type Watch = {
   trigger: string;
   fired: boolean;
+  already?: boolean;
+  exit_code?: number | null;
   line?: string;
   elapsed_ms: number;
   output: string;
@@ -25,6 +27,19 @@ async function sendAndWatch(server: TestServer, pane: string, text: string, trig
   });
 }
 
+/**
+ * Ctrl-C once `sleep 30` holds the terminal. Pressed in the instant between a builtin (`printf`)
+ * and the fork of `sleep`, the shell still owns the terminal and a person's Ctrl-C is lost the same
+ * way (bash takes it for the child's, and the child has not set up yet).
+ */
+async function interruptSleep(server: TestServer, pane: string): Promise<void> {
+  await until(
+    () => server.call<{ foreground_command: string }>("pane_state", { pane_id: pane }),
+    (s) => s.foreground_command === "sleep",
+  );
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+}
+
 Deno.test("watch_pane fires exit when the pane's process ends", async () => {
   await using server = await TestServer.start();
   const { pane_id } = await server.call<{ pane_id: string }>("create_pane", {
@@ -36,6 +51,119 @@ Deno.test("watch_pane fires exit when the pane's process ends", async () => {
   // tmux 3.3a at times marks a pane dead without reaping it: the status is then unknown (null).
   assert.ok(result.state.exit_code === 3 || result.state.exit_code === null, JSON.stringify(result.state));
   assert.match(result.output, /bye/);
+  assert.equal(result.already, undefined);
+  // The state holds when the next call begins: it fires at once and says so.
+  const again = await server.call<Watch>("watch_pane", { pane_id, triggers: ["exit"], timeout_ms: 10_000 });
+  assert.deepEqual([again.trigger, again.already], ["exit", true]);
+  assert.ok(again.elapsed_ms < 1000, `elapsed ${again.elapsed_ms}`);
+});
+
+Deno.test("watch_pane exit fires when the pane is killed while it watches, and says the pane is gone", async () => {
+  await using server = await TestServer.start();
+  const pane = await shellPane(server);
+  await server.call("send_keys", { pane_id: pane, text: "sleep 30" });
+  await until(
+    () => server.call<{ foreground_command: string }>("pane_state", { pane_id: pane }),
+    (s) => s.foreground_command === "sleep",
+  );
+  const watching = server.call<Watch & { state: { pane_gone?: boolean } }>("watch_pane", {
+    pane_id: pane,
+    triggers: ["exit", "shell"],
+    timeout_ms: 10_000,
+  });
+  // Both calls go through one tmux connection in order: the watch has found the pane before it is killed.
+  await server.call("kill_pane", { pane_id: pane });
+  const result = await watching;
+  assert.deepEqual(
+    [result.trigger, result.state.alive, result.state.pane_gone],
+    ["exit", false, true],
+    JSON.stringify(result),
+  );
+});
+
+Deno.test("watch_pane exit fires when the process start_process started exits; the pane's shell stays", async () => {
+  await using server = await TestServer.start({ env: { SHELL: "/bin/dash" } });
+  await server.call("start_process", { command: "sh -c 'sleep 0.5; exit 4'", name: "ex" });
+  const result = await server.call<Watch>("watch_pane", { pane_id: "ex", triggers: ["exit"], timeout_ms: 10_000 });
+  assert.deepEqual([result.trigger, result.exit_code, result.already], ["exit", 4, undefined], JSON.stringify(result));
+  assert.equal(result.state.alive, true); // the shell the process ran in is still there
+  const again = await server.call<Watch>("watch_pane", { pane_id: "ex", triggers: ["exit"], timeout_ms: 10_000 });
+  assert.deepEqual([again.trigger, again.exit_code, again.already], ["exit", 4, true]);
+  assert.ok(again.elapsed_ms < 1000, `elapsed ${again.elapsed_ms}`);
+
+  // A process interrupted with Ctrl-C: the shell drops its status, exit still fires.
+  await server.call("start_process", { command: "sleep 30", pane_id: "ex" });
+  const watching = server.call<Watch>("watch_pane", { pane_id: "ex", triggers: ["exit"], timeout_ms: 10_000 });
+  await until(
+    () => server.call<{ foreground_command: string }>("pane_state", { pane_id: "ex" }),
+    (s) => s.foreground_command === "sleep",
+  );
+  await server.call("send_keys", { pane_id: "ex", keys: ["C-c"] });
+  const interrupted = await watching;
+  // The watch may begin observing before or after Ctrl-C lands, so `already` can be either here.
+  assert.deepEqual([interrupted.trigger, interrupted.exit_code], ["exit", null], JSON.stringify(interrupted));
+});
+
+Deno.test("watch_pane exit in a bash whose start-up file is slow and chatty", async () => {
+  const home = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw-home" });
+  await Deno.writeTextFile(
+    `${home}/.bashrc`,
+    "for i in 1 2 3 4 5; do echo \"loading plugin $i\"; sleep 0.1; done\nPS1='[rc] \\w $ '\n",
+  );
+  try {
+    await using server = await TestServer.start({ env: { HOME: home, SHELL: "/bin/bash" } });
+    const started = await server.call<{ outcome: string }>("start_process", {
+      command: "sh -c 'sleep 0.3; echo built; exit 7'",
+      name: "build",
+    });
+    assert.equal(started.outcome, "started");
+    const result = await server.call<Watch>("watch_pane", { pane_id: "build", triggers: ["exit"], timeout_ms: 15_000 });
+    assert.deepEqual([result.trigger, result.exit_code, result.state.alive], ["exit", 7, true], JSON.stringify(result));
+    assert.match(result.output, /built/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("watch_pane exit fires for a command execute_command left running after its timeout", async () => {
+  await using server = await TestServer.start({ env: { SHELL: "/bin/dash" } });
+  const run = await server.call<{ timed_out: boolean; interrupted: boolean }>("execute_command", {
+    // Outlives the 2 s it is given to return to the prompt after Ctrl-C.
+    command: `sh -c "trap '' INT; sleep 3; exit 5"`,
+    timeout_ms: 300,
+  });
+  assert.deepEqual([run.timed_out, run.interrupted], [true, false]);
+  const result = await server.call<Watch>("watch_pane", {
+    pane_id: "default",
+    triggers: ["exit"],
+    timeout_ms: 10_000,
+  });
+  assert.deepEqual([result.trigger, result.exit_code], ["exit", 5], JSON.stringify(result));
+  assert.equal(result.state.alive, true);
+});
+
+Deno.test("watch_pane shell and input fire at once when the state already holds, saying so", async () => {
+  await using server = await TestServer.start();
+  const pane = await shellPane(server);
+  const shell = await server.call<Watch>("watch_pane", { pane_id: pane, triggers: ["shell"], timeout_ms: 10_000 });
+  assert.deepEqual([shell.trigger, shell.already], ["shell", true]);
+  assert.ok(shell.elapsed_ms < 1000, `elapsed ${shell.elapsed_ms}`);
+  await server.call("send_keys", { pane_id: pane, text: "cat" });
+  await until(
+    () => server.call<{ waiting_for_input: boolean }>("pane_state", { pane_id: pane }),
+    (s) => s.waiting_for_input,
+  );
+  const input = await server.call<Watch>("watch_pane", { pane_id: pane, triggers: ["input"], timeout_ms: 10_000 });
+  assert.deepEqual([input.trigger, input.already], ["input", true]);
+  assert.ok(input.elapsed_ms < 1000, `elapsed ${input.elapsed_ms}`);
+  // A transition seen during the call is not "already".
+  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await until(
+    () => server.call<{ at_shell_prompt: boolean }>("pane_state", { pane_id: pane }),
+    (s) => s.at_shell_prompt,
+  );
+  const later = await sendAndWatch(server, pane, "sleep 0.5", ["shell"]);
+  assert.deepEqual([later.trigger, later.already], ["shell", undefined]);
 });
 
 Deno.test("watch_pane: idle after a burst, shell when the command returns, bell, pattern, error", async () => {
@@ -49,7 +177,7 @@ Deno.test("watch_pane: idle after a burst, shell when the command returns, bell,
   assert.equal(idle.trigger, "idle:1");
   assert.ok(idle.elapsed_ms >= 1000 && idle.elapsed_ms < 4000, `elapsed ${idle.elapsed_ms}`);
   assert.match(idle.output, /line5/);
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 
   const shell = await sendAndWatch(server, pane, "sleep 0.5; echo finished", ["shell"]);
   assert.equal(shell.trigger, "shell");
@@ -59,7 +187,7 @@ Deno.test("watch_pane: idle after a burst, shell when the command returns, bell,
 
   const bell = await sendAndWatch(server, pane, "sleep 0.3; printf '\\a'; sleep 30", ["bell", "idle:5"]);
   assert.equal(bell.trigger, "bell");
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 
   const pattern = await sendAndWatch(server, pane, "sleep 0.3; echo 'listening on port 8080'; sleep 30", [
     "exit",
@@ -67,13 +195,13 @@ Deno.test("watch_pane: idle after a burst, shell when the command returns, bell,
   ]);
   assert.equal(pattern.trigger, "pattern:port \\d+$");
   assert.equal(pattern.line, "listening on port 8080");
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 
   await Deno.writeTextFile(`${server.dir}/boom.py`, "import time\ntime.sleep(.3)\nraise ValueError('boom')\n");
   const traceback = await sendAndWatch(server, pane, `python3 ${server.dir}/boom.py; sleep 30`, ["error", "idle:5"]);
   assert.equal(traceback.trigger, "error");
   assert.equal(traceback.line, "Traceback (most recent call last):");
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 
   const compiler = await sendAndWatch(server, pane, "sleep 0.3; echo 'main.c:3:1: error: expected ;'; sleep 30", [
     "error",
@@ -81,7 +209,7 @@ Deno.test("watch_pane: idle after a burst, shell when the command returns, bell,
   ]);
   assert.equal(compiler.trigger, "error");
   assert.equal(compiler.line, "main.c:3:1: error: expected ;");
-  await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
+  await interruptSleep(server, pane);
 });
 
 Deno.test("watch_pane fires input for read -p, python input() and cat, not for sleep", async () => {

@@ -11,6 +11,13 @@ export interface AuditEntry {
   outputBytes: number;
 }
 
+/** The audit file or capture directory could not be opened; `flag` chose the path. */
+export class AuditOpenError extends Error {
+  constructor(readonly flag: "--audit" | "--audit-full", readonly path: string, override readonly cause: unknown) {
+    super(`${flag} ${path}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
 /**
  * JSON-lines audit log: one line per tool call, written (and awaited) before the call returns,
  * so nothing is lost if the server is killed right after.
@@ -25,9 +32,24 @@ export class AuditLog {
     private readonly payloads: boolean,
   ) {}
 
+  /** Opens the file and creates the capture directory; throws AuditOpenError naming which failed. */
   static async open(options: { file: string | null; fullDir: string | null; payloads: boolean }): Promise<AuditLog> {
-    const file = options.file ? await Deno.open(options.file, { append: true, create: true, mode: 0o600 }) : null;
-    if (options.fullDir) await Deno.mkdir(options.fullDir, { recursive: true, mode: 0o700 });
+    let file: Deno.FsFile | null = null;
+    if (options.file) {
+      try {
+        file = await Deno.open(options.file, { append: true, create: true, mode: 0o600 });
+      } catch (cause) {
+        throw new AuditOpenError("--audit", options.file, cause);
+      }
+    }
+    if (options.fullDir) {
+      try {
+        await Deno.mkdir(options.fullDir, { recursive: true, mode: 0o700 });
+      } catch (cause) {
+        file?.close();
+        throw new AuditOpenError("--audit-full", options.fullDir, cause);
+      }
+    }
     return new AuditLog(file, options.fullDir, options.payloads);
   }
 

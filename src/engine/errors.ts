@@ -16,6 +16,23 @@ export type ErrorCode =
   | "CANCELLED"
   | "INTERNAL";
 
+/** What each code means, for the tool reference (docs/TOOLS.md). */
+export const ERROR_CODES: Record<ErrorCode, string> = {
+  PANE_NOT_FOUND: "no pane has that id or name (list_panes shows them)",
+  NOT_FOUND: "no session, window, buffer, option or server has that id or name (the matching list tool shows them)",
+  AMBIGUOUS_TARGET: "several panes carry that name; pass the pane id",
+  TIER_DENIED: "the server's safety tier (--safety) does not allow this tool or this target",
+  PROTECTED_TARGET: "the pane, window, session or server tmuxwright itself runs in, or the workspace hub",
+  INVALID_ARGUMENT: "an argument fails the schema or a check (a pattern the engine cannot compile, a missing cwd …)",
+  NAME_IN_USE: "another pane already has that name",
+  PANE_BUSY: "the pane runs a program, not a shell waiting at its prompt",
+  PANE_DEAD: "the pane's process has exited",
+  TMUX_UNAVAILABLE: "tmux is not installed or its server cannot be reached",
+  TMUX_ERROR: "tmux refused the command",
+  CANCELLED: "the client cancelled the request",
+  INTERNAL: "a bug in tmuxwright (the server's stderr has the details)",
+};
+
 /** An error the agent can act on: what failed, the state, and the next tool to call. */
 export class ToolError extends Error {
   constructor(readonly code: ErrorCode, message: string, readonly hint?: string) {

@@ -2,6 +2,7 @@ import type * as z from "zod";
 import type { Profile, Tier, ToolGroup } from "../config.ts";
 import type { ToolContext } from "./context.ts";
 import type { ImageResult } from "./results.ts";
+import type { ErrorCode } from "../engine/errors.ts";
 
 export interface Annotations {
   readOnlyHint: boolean;
@@ -23,6 +24,16 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   tier: Tier;
   annotations: Annotations;
   input: Shape;
+  /**
+   * For the tool reference (docs/TOOLS.md, `deno task docs`), never sent to clients: each field of
+   * the result and what it means. Spread RESULT_PANE_IDS for the ids every pane result carries.
+   */
+  result?: Record<string, string>;
+  /**
+   * For the tool reference: errors particular to this tool, code → when. The generator adds the
+   * ones every tool shares (bad arguments, tier, pane_id not found, cancelled waits, tmux).
+   */
+  errors?: Partial<Record<ErrorCode, string>>;
   /** Structured fields (sent as structured content and as JSON text), or those fields with an image. */
   handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<Record<string, unknown> | ImageResult>;
 }

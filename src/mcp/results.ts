@@ -2,6 +2,14 @@ import type { PaneInfo } from "../engine/panes/mod.ts";
 import type { SessionInfo, WindowInfo } from "../engine/layout/mod.ts";
 import type { App } from "../app.ts";
 
+/** How the reference documents the ids of `paneIds()` (spread into a tool's `result`). */
+export const RESULT_PANE_IDS: Record<string, string> = {
+  pane_id: "the pane's id (`%N`)",
+  window_id: "its window (`@N`)",
+  session_id: "its session (`$N`)",
+  name: "the name given at creation, or null",
+};
+
 /** The ids every pane result carries, so the agent can chain the next call without a lookup. */
 export function paneIds(pane: PaneInfo): Record<string, unknown> {
   return { pane_id: pane.paneId, window_id: pane.windowId, session_id: pane.sessionId, name: pane.name };

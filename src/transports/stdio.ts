@@ -1,12 +1,14 @@
-import process from "node:process";
 import type { Config } from "../config.ts";
 import { createApp } from "../app.ts";
 import { createServer } from "../mcp/server.ts";
-import { StdioServerTransport } from "../mcp/sdk.ts";
+import { StdioTransport } from "./stdio_transport.ts";
 
 const SHUTDOWN_BUDGET_MS = 800;
 
-/** Serves MCP over stdio until stdin closes or a signal arrives, then removes the workspace. */
+/**
+ * Serves MCP over stdio until stdin closes, stdout closes (the client went away), or a signal
+ * arrives; then removes the workspace and exits 0.
+ */
 export async function serveStdio(config: Readonly<Config>): Promise<void> {
   const app = await createApp(config);
 
@@ -19,17 +21,14 @@ export async function serveStdio(config: Readonly<Config>): Promise<void> {
     try {
       await app.close();
     } catch (error) {
-      console.error("[tmuxwright] cleanup failed:", error);
+      console.error(`[tmuxwright] cleanup failed: ${(error as Error).message}`);
     }
     clearTimeout(timer);
     Deno.exit(0);
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => stop(signal));
-  // StdioServerTransport does not watch for EOF; a server with timers would otherwise linger.
-  process.stdin.on("end", () => stop("stdin closed"));
-  process.stdin.on("close", () => stop("stdin closed"));
 
-  await createServer(app).connect(new StdioServerTransport());
+  await createServer(app).connect(new StdioTransport((why) => void stop(why)));
   // After connecting, so the client's connection hears about what was removed (also on stderr).
   app.workspace.reapStale().catch(() => {});
 }

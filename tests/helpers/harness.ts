@@ -10,19 +10,38 @@ export type Heard<T> = (T & { at: number })[];
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
- * The exact permission flags of `deno task start`, so tests run the server as users do: `$VAR`
- * expanded from `env` as the task shell does, and `extraPaths` (a test's temp dir, where its
- * state directory and audit files live) added to the read and write grants.
+ * The exact permission flags of `deno task start`, so tests run the server as users do. The task
+ * is `sh -c 'SCRIPT' tmuxwright`: SCRIPT picks the state directory with shell parameter expansion
+ * and ends in `exec deno run FLAGS main.ts "$@"`. The same SCRIPT runs here with `exec deno run`
+ * replaced by printf, so the flags are expanded by the real shell from `env`. `extraPaths` (a
+ * test's temp dir, where its state directory and audit files live) are added to the read and
+ * write grants.
  */
 export function startPermissions(env: Record<string, string> = cleanEnv(), extraPaths: string[] = []): string[] {
+  return taskPermissions("start", env, extraPaths).flags;
+}
+
+/** A `sh -c '... exec deno run FLAGS main.ts ARGS "$@"' tmuxwright` task's flags and arguments, expanded by sh. */
+export function taskPermissions(
+  task: string,
+  env: Record<string, string> = cleanEnv(),
+  extraPaths: string[] = [],
+): { flags: string[]; args: string[] } {
   const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
-  const words: string[] = config.tasks.start.split(/\s+/);
-  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts")).map((word) => {
-    const expanded = word.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, name) => env[name] ?? "");
-    return /^--allow-(read|write)=/.test(expanded) && extraPaths.length > 0
-      ? `${expanded},${extraPaths.join(",")}`
-      : expanded;
-  });
+  const script = /^sh -c '([^']*)' tmuxwright$/.exec(config.tasks[task])?.[1];
+  if (!script?.includes("exec deno run ")) throw new Error(`the ${task} task is not sh -c '... exec deno run ...'`);
+  const out = new Deno.Command("/bin/sh", {
+    args: ["-c", script.replace("exec deno run ", "printf '%s\\n' "), "tmuxwright"],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+  }).outputSync();
+  const words = new TextDecoder().decode(out.stdout).split("\n").slice(0, -1);
+  const main = words.indexOf("main.ts");
+  const flags = words.slice(0, main).map((word) =>
+    /^--allow-(read|write)=/.test(word) && extraPaths.length > 0 ? `${word},${extraPaths.join(",")}` : word
+  );
+  return { flags, args: words.slice(main + 1) };
 }
 
 export interface ServerOptions {
@@ -32,6 +51,8 @@ export interface ServerOptions {
   dir?: string;
   /** Run this script (e.g. the single-file bundle, with --no-config) instead of main.ts. */
   entry?: string;
+  /** Variables removed from the server's environment (as a client that passes only a few would). */
+  unset?: string[];
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -77,6 +98,7 @@ export class TestServer {
     const dir = options.dir ?? await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
     const socket = `${dir}/s`;
     const env = cleanEnv(options.env);
+    for (const name of options.unset ?? []) delete env[name];
     const transport = new StdioClientTransport({
       command: "deno",
       args: [

@@ -1,4 +1,5 @@
 import { type HttpServeOptions, serveHttp, StubBackend } from "../../src/http/mod.ts";
+import { taskPermissions as taskFlags } from "./harness.ts";
 
 export const ALLOWED = "https://localhost:3141";
 
@@ -118,14 +119,7 @@ function dechunk(body: string): string {
   }
 }
 
-/** The permission flags of a deno.json task, `$VAR`s expanded from `env`, `extraPaths` added to read and write. */
+/** The permission flags of a deno.json task, expanded by sh from `env`, `extraPaths` added to read and write. */
 export function taskPermissions(task: string, env: Record<string, string>, extraPaths: string[] = []): string[] {
-  const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
-  const words: string[] = config.tasks[task].split(/\s+/);
-  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts")).map((word) => {
-    const expanded = word.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, name) => env[name] ?? "");
-    return /^--allow-(read|write)=/.test(expanded) && extraPaths.length > 0
-      ? `${expanded},${extraPaths.join(",")}`
-      : expanded;
-  });
+  return taskFlags(task, env, extraPaths).flags;
 }

@@ -8,6 +8,10 @@ import { OutputCollector } from "./collector.ts";
 import { commandFile, MarkerScanner, newMarkerId, statusProbeLine, wrapperLine } from "./markers.ts";
 import { type ShellKind, waitForPrompt } from "./prompt.ts";
 import { foreground, shellKind } from "./shell.ts";
+import { JobTable } from "./jobs.ts";
+import { type Typed, wakeOn } from "./typed.ts";
+
+export { type Typed, wakeOn };
 
 export interface ExecOptions {
   timeoutMs: number;
@@ -34,25 +38,11 @@ export interface ExecResult {
 const INTERRUPT_GRACE_MS = 2000;
 const TICK_MS = 250;
 
-/** A command typed into a pane's shell, followed through the pane's output stream. */
-export interface Typed {
-  id: string;
-  kind: ShellKind;
-  paneId: string;
-  /** The shell's name as tmux showed it when the command was typed. */
-  shellName: string;
-  scanner: MarkerScanner;
-  collector: OutputCollector;
-  /** Stream offset (bytes since subscribing) of everything received so far. */
-  readonly received: number;
-  /** Resolves when new bytes arrive. */
-  changed(): Promise<void>;
-  close(): void;
-}
-
 /** Runs commands in panes' own shells; one at a time per pane. */
 export class Executor {
   readonly locks = new PaneLocks();
+  /** The command each pane was last started for, followed until it exits. */
+  readonly jobs: JobTable;
   #dirReady: Promise<string> | null = null;
   #markers = 0;
 
@@ -60,7 +50,9 @@ export class Executor {
     private readonly tmux: TmuxServer,
     private readonly output: PaneOutput,
     private readonly stateDir: string,
-  ) {}
+  ) {
+    this.jobs = new JobTable(tmux);
+  }
 
   async execute(pane: PaneInfo, command: string, options: ExecOptions): Promise<ExecResult> {
     const release = await this.locks.acquire(pane.paneId, options.signal).catch(() => {
@@ -101,7 +93,8 @@ export class Executor {
           interrupted,
         };
       } finally {
-        if (!keepLock) typed.close();
+        // The job table follows the command on (a timed-out one may still run); its output is not needed.
+        typed.dropOutput();
       }
     } finally {
       if (!keepLock) release();
@@ -122,11 +115,13 @@ export class Executor {
     const scanner = new MarkerScanner(id);
     const collector = new OutputCollector(options.keepBytes);
     let received = 0;
+    let keepOutput = true;
+    let closed = false;
     const waiters = new Set<() => void>();
     const subscription = await this.output.subscribe(pane, (bytes) => {
       const offset = received;
       received += bytes.length;
-      if (scanner.startEnd === null || scanner.end === null) collector.push(bytes, offset);
+      if (keepOutput && (scanner.startEnd === null || scanner.end === null)) collector.push(bytes, offset);
       if (scanner.push(bytes, offset) && scanner.startEnd !== null) collector.discardBefore(scanner.startEnd);
       for (const wake of waiters) wake();
       waiters.clear();
@@ -141,7 +136,7 @@ export class Executor {
       Deno.remove(file).catch(() => {});
       throw error;
     }
-    return {
+    const typed: Typed = {
       id,
       kind,
       paneId: pane.paneId,
@@ -152,11 +147,19 @@ export class Executor {
         return received;
       },
       changed: () => new Promise<void>((resolve) => waiters.add(resolve)),
+      dropOutput: () => {
+        keepOutput = false;
+        collector.discardBefore(Number.MAX_SAFE_INTEGER);
+      },
       close: () => {
+        if (closed) return;
+        closed = true;
         subscription.close();
         Deno.remove(file).catch(() => {});
       },
     };
+    this.jobs.follow(typed);
+    return typed;
   }
 
   async #await(
@@ -185,20 +188,23 @@ export class Executor {
     }
   }
 
-  /** After Ctrl-C: waits for the end marker or the shell's prompt; false if the command kept running. */
+  /**
+   * After Ctrl-C: waits for the end marker or the shell's prompt; false if the command kept running
+   * (the job table goes on following it). Back at the prompt without a marker, the status is lost.
+   */
   async #settle(pane: PaneInfo, typed: Typed): Promise<boolean> {
     const deadline = performance.now() + INTERRUPT_GRACE_MS;
-    try {
-      while (performance.now() < deadline) {
-        if (typed.scanner.end) return true;
-        const state = await foreground(this.tmux, pane.paneId);
-        if (state.dead || shellKind(state.command)) return !state.dead;
-        await wakeOn(typed.changed(), 10);
+    while (performance.now() < deadline) {
+      if (typed.scanner.end) return true;
+      const state = await foreground(this.tmux, pane.paneId);
+      // Back at the shell: the program that was there when the command was typed (`sh -c` in a dash pane is not).
+      if (state.dead || (shellKind(state.command) && state.command === typed.shellName)) {
+        if (!state.dead) this.jobs.current(pane.paneId)?.record(null);
+        return !state.dead;
       }
-      return false;
-    } finally {
-      typed.close();
+      await wakeOn(typed.changed(), 10);
     }
+    return false;
   }
 
   /** Types a status probe at the prompt (the shell keeps `$?` of the last command); null if none comes. */
@@ -232,20 +238,6 @@ export class Executor {
     })();
     return this.#dirReady;
   }
-}
-
-/** Resolves when `event` fires, after `ms`, or on abort — whichever is first. */
-export function wakeOn(event: Promise<void>, ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(finish, Math.max(0, ms));
-    signal?.addEventListener("abort", finish, { once: true });
-    event.then(finish);
-    function finish() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", finish);
-      resolve();
-    }
-  });
 }
 
 export function cancelled(): ToolError {

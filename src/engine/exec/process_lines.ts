@@ -1,11 +1,16 @@
 import type { OutputCollector } from "./collector.ts";
 import { renderTerminalText } from "../output/mod.ts";
 
-/** Tests each new line of a process's output (and the line still being written) against a regex. */
+/** A compiled caller pattern (src/patterns/: linear time), or anything with the same test. */
+export interface LineTest {
+  test(line: string): boolean;
+}
+
+/** Tests each new line of a process's output (and the line still being written) against a pattern. */
 export class LineMatcher {
   #lineStart = 0;
 
-  constructor(private readonly pattern: RegExp) {}
+  constructor(private readonly pattern: LineTest) {}
 
   /** Looks at bytes in [start, end) not yet seen; returns the first matching line, rendered. */
   feed(collector: OutputCollector, start: number, end: number): string | null {

@@ -2,15 +2,19 @@ import type { Workspace } from "../panes/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { type Executor, type Typed, wakeOn } from "./executor.ts";
 import { waitForPrompt } from "./prompt.ts";
-import { lastLines, LineMatcher } from "./process_lines.ts";
+import { lastLines, LineMatcher, type LineTest } from "./process_lines.ts";
 import { deliverSignal, type Signal } from "./signals.ts";
-import { foreground, shellKind } from "./shell.ts";
+import { deadPaneStatus, foreground, type ForegroundState, shellKind } from "./shell.ts";
+import type { TmuxServer } from "../../tmux/server.ts";
+import type { Job } from "./jobs.ts";
 import type { ServerEvents } from "../events/mod.ts";
 
 export { SIGNALS } from "./signals.ts";
 export type { Signal };
 
 const PROCESS_KEEP_BYTES = 256 * 1024;
+/** How long a running command may show the shell in the foreground between two of its programs. */
+const SHELL_GAP_MS = 250;
 const LAST_LINES = 20;
 
 export interface StartResult {
@@ -33,6 +37,8 @@ export interface StopResult {
 
 /** A process followed until it exits; its exit is reported once, unless stop_process ended it. */
 interface Running {
+  /** The pane's job (exec's JobTable follows it until it ends). */
+  job: Job;
   typed: Typed;
   pane: PaneInfo;
   origin?: string;
@@ -60,7 +66,7 @@ export class ProcessManager {
     options: {
       pane?: PaneInfo;
       name?: string;
-      ready?: RegExp;
+      ready?: LineTest;
       timeoutMs: number;
       signal?: AbortSignal;
       onProgress?: (elapsedMs: number) => void;
@@ -83,10 +89,10 @@ export class ProcessManager {
     } finally {
       release();
     }
-    this.#running.get(pane.paneId)?.typed.close();
-    const running: Running = { typed, pane, origin: options.origin, exitReported: false, stopping: false };
+    const job = this.executor.jobs.current(pane.paneId)!; // typing made it the pane's job
+    const running: Running = { job, typed, pane, origin: options.origin, exitReported: false, stopping: false };
     this.#running.set(pane.paneId, running);
-    this.#closeOnExit(running);
+    void this.#reportOnExit(running);
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };
     const result = await this.#awaitReady(running, options.ready, options);
     if (result.outcome === "ready") this.#report(running, "ready", result.matchedLine ?? "", null);
@@ -96,7 +102,7 @@ export class ProcessManager {
 
   async #awaitReady(
     { typed, pane }: Running,
-    ready: RegExp,
+    ready: LineTest,
     options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (elapsedMs: number) => void },
   ): Promise<StartResult> {
     const started = performance.now();
@@ -129,7 +135,7 @@ export class ProcessManager {
         return {
           pane,
           outcome: "exited",
-          exitCode: (await foreground(this.workspace.tmux, pane.paneId)).deadStatus,
+          exitCode: await deadPaneStatus(this.workspace.tmux, pane.paneId),
           lastLines: scanner.startEnd === null
             ? []
             : lastLines(collector, scanner.startEnd, typed.received, LAST_LINES),
@@ -154,8 +160,11 @@ export class ProcessManager {
 
   async stop(pane: PaneInfo, signal: Signal, timeoutMs: number, abort?: AbortSignal): Promise<StopResult> {
     const started = performance.now();
-    const running = this.#running.get(pane.paneId) ?? null;
-    const typed = running?.typed ?? null;
+    // The pane's latest job: typed by start_process, or by execute_command (one that timed out still runs).
+    const job = this.executor.jobs.current(pane.paneId);
+    const startedHere = this.#running.get(pane.paneId);
+    const running = startedHere !== undefined && startedHere.job === job ? startedHere : null;
+    const typed = job?.typed ?? null;
     const elapsed = () => Math.round(performance.now() - started);
     const tail = (upTo?: number) =>
       typed?.scanner.startEnd != null
@@ -164,10 +173,10 @@ export class ProcessManager {
     if (pane.dead || pane.pid === null) {
       return { wasRunning: false, stopped: true, exitCode: pane.exitCode, lastLines: tail(), elapsedMs: elapsed() };
     }
-    const before = await foreground(this.workspace.tmux, pane.paneId);
     const atShell = (command: string) => shellKind(command) !== null && (typed === null || command === typed.shellName);
+    const before = await foregroundOf(this.workspace.tmux, pane.paneId, typed, atShell);
     if (before.dead || atShell(before.command)) {
-      const exitCode = typed?.scanner.end?.status ?? null;
+      const exitCode = job?.exit?.code ?? null;
       return {
         wasRunning: false,
         stopped: true,
@@ -192,7 +201,8 @@ export class ProcessManager {
       }
       const state = await foreground(this.workspace.tmux, pane.paneId);
       if (state.dead) {
-        return { wasRunning: true, stopped: true, exitCode: state.deadStatus, lastLines: tail(), elapsedMs: elapsed() };
+        const exitCode = await deadPaneStatus(this.workspace.tmux, pane.paneId);
+        return { wasRunning: true, stopped: true, exitCode, lastLines: tail(), elapsedMs: elapsed() };
       }
       // Back at the shell: the same program as when the command was typed (`sh -c` in a dash pane is not).
       const kind = shellKind(state.command);
@@ -201,9 +211,14 @@ export class ProcessManager {
         if (typed) await wakeOn(typed.changed(), 100); // an end marker printed just before the prompt
         if (typed?.scanner.end) continue;
         const cut = typed?.received;
-        const exitCode = await this.executor.probeStatus(pane, kind);
+        // Event driven: the whole remaining budget costs nothing when the answer is quick.
+        const probed = await this.executor.probeStatus(pane, kind, Math.max(1000, deadline - performance.now()));
+        // The shell printed the probe's answer after everything before it: an end marker that was
+        // only late (a loaded machine) has arrived by now, and `$?` would be the marker's printf.
+        if (typed?.scanner.end) continue;
+        job?.record(probed);
         const lines = typed ? lastLines(typed.collector, typed.scanner.startEnd ?? 0, cut!, LAST_LINES, true) : [];
-        return { wasRunning: true, stopped: true, exitCode, lastLines: lines, elapsedMs: elapsed() };
+        return { wasRunning: true, stopped: true, exitCode: probed, lastLines: lines, elapsedMs: elapsed() };
       }
       if (performance.now() >= deadline || abort?.aborted) {
         if (running) running.stopping = false; // it survived: a later exit is news again
@@ -221,23 +236,11 @@ export class ProcessManager {
     }
   }
 
-  /**
-   * Stops following a process's output once it has exited (keeping what it printed for
-   * stop_process), and reports the exit unless another process replaced it in the pane.
-   */
-  async #closeOnExit(running: Running): Promise<void> {
-    const { typed, pane } = running;
-    let deadStatus: number | null = null;
-    while (!typed.scanner.end && this.#running.get(pane.paneId) === running) {
-      await wakeOn(typed.changed(), 1000);
-      const state = await foreground(this.workspace.tmux, pane.paneId).catch(() => ({ dead: true, deadStatus: null }));
-      if (state.dead) {
-        deadStatus = state.deadStatus;
-        break;
-      }
-    }
-    typed.close();
-    if (this.#running.get(pane.paneId) === running) this.#reportExit(running, typed.scanner.end?.status ?? deadStatus);
+  /** Reports the exit once the job table knows it, unless another process replaced this one in the pane. */
+  async #reportOnExit(running: Running): Promise<void> {
+    await running.job.whenEnded();
+    const exit = running.job.exit;
+    if (exit !== null && this.#running.get(running.pane.paneId) === running) this.#reportExit(running, exit.code);
   }
 
   #reportExit(running: Running, exitCode: number | null): void {
@@ -258,6 +261,26 @@ export class ProcessManager {
       exitCode,
       ...(origin === undefined ? {} : { origin }),
     });
+  }
+}
+
+/**
+ * tmux's view of the pane's foreground. A command that has begun and not ended can show the
+ * shell for a moment (the shell runs builtins between two programs of a list, or has not forked
+ * the next one yet): the shell seen then is looked at again for up to SHELL_GAP_MS.
+ */
+async function foregroundOf(
+  tmux: TmuxServer,
+  paneId: string,
+  typed: Typed | null,
+  atShell: (command: string) => boolean,
+): Promise<ForegroundState> {
+  const deadline = performance.now() + SHELL_GAP_MS;
+  for (;;) {
+    const state = await foreground(tmux, paneId);
+    const running = typed !== null && typed.scanner.startEnd !== null && typed.scanner.end === null;
+    if (state.dead || !atShell(state.command) || !running || performance.now() >= deadline) return state;
+    await wakeOn(typed.changed(), 10);
   }
 }
 

@@ -26,7 +26,10 @@ export function shellKind(command: string): ShellKind | null {
 }
 
 export interface ForegroundState {
+  /** The pane's process has exited, or the pane is gone. */
   dead: boolean;
+  /** The pane no longer exists. */
+  gone: boolean;
   deadStatus: number | null;
   /** Name of the foreground program. */
   command: string;
@@ -36,17 +39,36 @@ export interface ForegroundState {
 }
 
 const SEP = "\x1f";
-const TEMPLATE = ["pane_dead", "pane_dead_status", "pane_current_command", "pane_pid", "cursor_x", "cursor_y"]
-  .map((f) => `#{${f}}`).join(SEP) + `${SEP}#{history_size}`;
+const TEMPLATE = ["pane_id", "pane_dead", "pane_dead_status", "pane_current_command", "pane_pid", "cursor_x"]
+  .map((f) => `#{${f}}`).join(SEP) + `${SEP}#{cursor_y}${SEP}#{history_size}`;
 
 export async function foreground(tmux: TmuxServer, paneId: string): Promise<ForegroundState> {
   const [line] = await tmux.run("display-message", "-p", "-t", paneId, TEMPLATE);
-  const [dead, status, command, pid, x, y, history] = (line ?? "").split(SEP);
+  const [id, dead, status, command, pid, x, y, history] = (line ?? "").split(SEP);
+  // tmux 3.3a answers for a pane that no longer exists with empty fields and exit 0.
+  const gone = id !== paneId;
   return {
-    dead: dead === "1",
+    dead: gone || dead === "1",
+    gone,
     deadStatus: /^\d+$/.test(status ?? "") ? Number(status) : null,
     command: command ?? "",
     panePid: /^\d+$/.test(pid ?? "") ? Number(pid) : null,
     drawn: x !== "0" || y !== "0" || (history ?? "0") !== "0",
   };
+}
+
+/**
+ * The exit status of a dead pane. tmux 3.3a can mark a pane dead before it has reaped the process
+ * (the status is then empty); a no-op job makes it reap every exited child, so ask again a few
+ * times within `withinMs`. Null if it never comes.
+ */
+export async function deadPaneStatus(tmux: TmuxServer, paneId: string, withinMs = 500): Promise<number | null> {
+  const deadline = performance.now() + withinMs;
+  for (;;) {
+    const state = await foreground(tmux, paneId).catch(() => null);
+    if (state === null || state.gone || !state.dead || state.deadStatus !== null) return state?.deadStatus ?? null;
+    if (performance.now() >= deadline) return null;
+    await tmux.oneShot("run-shell", ":").catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -1,10 +1,9 @@
 import type { TmuxServer } from "../../tmux/server.ts";
-import { ToolError } from "../errors.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 
 export interface SearchOptions {
-  pattern: string;
-  regex: boolean;
+  /** A compiled caller pattern (src/patterns/: linear time in the line). */
+  pattern: { test(line: string): boolean };
   /** Lines of scrollback searched above the visible screen (0 = screen only). */
   scrollback: number;
   /** Matched lines kept per pane. */
@@ -18,8 +17,7 @@ export interface PaneMatches {
   truncated: boolean;
 }
 
-export const MAX_PATTERN_CHARS = 512;
-/** Lines are matched on their first 4,096 characters: bounds regex work per line. */
+/** Lines are matched on their first 4,096 characters: bounds the work per line and the result size. */
 export const MAX_LINE_CHARS = 4096;
 /** A whole search stops after this long and says so. */
 export const SEARCH_BUDGET_MS = 2000;
@@ -33,7 +31,7 @@ export async function searchPanes(
   panes: readonly PaneInfo[],
   options: SearchOptions,
 ): Promise<{ results: PaneMatches[]; timedOut: boolean }> {
-  const test = compileMatcher(options.pattern, options.regex);
+  const test = (line: string) => options.pattern.test(line);
   const captures = await tmux.batch(panes.map((pane) => [
     "capture-pane",
     "-p",
@@ -70,66 +68,4 @@ async function captureEach(tmux: TmuxServer, panes: readonly PaneInfo[], scrollb
         .catch(() => [] as string[])
     ),
   );
-}
-
-/**
- * Literal substring test, or a validated regex: bounded length, must compile, and no nested
- * quantifiers or backreferences (the shapes that backtrack catastrophically). Lines are capped too.
- */
-export function compileMatcher(pattern: string, regex: boolean): (line: string) => boolean {
-  if (pattern.length === 0 || pattern.length > MAX_PATTERN_CHARS) {
-    throw new ToolError("INVALID_ARGUMENT", `Invalid pattern: 1 to ${MAX_PATTERN_CHARS} characters`);
-  }
-  if (!regex) return (line) => line.includes(pattern);
-  const danger = riskyRegex(pattern);
-  if (danger) {
-    throw new ToolError(
-      "INVALID_ARGUMENT",
-      `Invalid regex ${JSON.stringify(pattern)}: ${danger}`,
-      "Simplify the pattern, or search for a literal string with regex: false.",
-    );
-  }
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern);
-  } catch (error) {
-    throw new ToolError("INVALID_ARGUMENT", `Invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}`);
-  }
-  return (line) => re.test(line);
-}
-
-/**
- * Why a pattern may backtrack catastrophically, or null: a repeated group (`*`, `+`, `{}`) that
- * holds a quantifier or an alternation, or a backreference.
- */
-export function riskyRegex(pattern: string): string | null {
-  if (/\\[1-9]|\\k</.test(pattern)) return "backreferences are not allowed";
-  const stack: boolean[] = []; // per open group: whether it contains a quantifier or `|`
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === "\\") {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (ch === "]") inClass = false;
-      continue;
-    }
-    if (ch === "[") inClass = true;
-    else if (ch === "(") stack.push(false);
-    else if (ch === "|" && stack.length > 0) stack[stack.length - 1] = true;
-    else if (ch === ")") {
-      const quantifiedInside = stack.pop() ?? false;
-      const next = pattern[i + 1];
-      const quantifiedGroup = next === "*" || next === "+" || next === "{" || next === "?";
-      if (quantifiedInside && quantifiedGroup && next !== "?") {
-        return "a repeated group that holds a quantifier or | (such as (a+)+ or (a|aa)*) is not allowed";
-      }
-      if (stack.length > 0 && (quantifiedInside || quantifiedGroup)) stack[stack.length - 1] = true;
-    } else if ((ch === "*" || ch === "+" || ch === "{") && stack.length > 0) {
-      stack[stack.length - 1] = true;
-    }
-  }
-  return null;
 }

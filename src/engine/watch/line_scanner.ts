@@ -54,6 +54,8 @@ export class LineScanner {
         continue;
       }
       const line = render(raw);
+      // Drawn and then erased (node's REPL preview, a cleared progress line): nothing a person sees.
+      if (line === "" && stripVTControlCharacters(raw).trim() !== "") continue;
       done.push(line);
       this.#tail.push(line);
       this.#tailChars += line.length + 1;
@@ -123,19 +125,4 @@ function boundPartial(partial: string): string {
   const cr = partial.lastIndexOf("\r");
   const cut = cr > partial.length - MAX_PARTIAL ? partial.slice(cr) : partial.slice(-MAX_PARTIAL);
   return cut;
-}
-
-/** A line matcher from a tool's `pattern` + `regex` arguments; throws RangeError on a bad regex. */
-export function lineMatcher(pattern: string, regex: boolean): (line: string) => string | null {
-  if (!regex) return (line) => (line.includes(pattern) ? pattern : null);
-  const re = compileRegex(pattern);
-  return (line) => re.exec(line)?.[0] ?? null;
-}
-
-export function compileRegex(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new RangeError(`Invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}`);
-  }
 }

@@ -2,10 +2,16 @@
  * Watch: event-driven waits on a pane's output and process state. Text waits, multi-trigger
  * watches, incremental reads with cursors, REPL turns, and the foreground process from /proc.
  */
-export { type OutputMatch, type Since, type WaitDeps, waitForOutput } from "./wait_output.ts";
-export { compileRegex, lineMatcher } from "./line_scanner.ts";
+export {
+  type OutputMatch,
+  type PaneJob,
+  type PaneJobs,
+  type Since,
+  type WaitDeps,
+  waitForOutput,
+} from "./wait_output.ts";
 export { MAX_WAIT_MS, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
-export { DEFAULT_TRIGGERS, parseTriggers, type Trigger } from "./triggers.ts";
+export { type CompilePattern, DEFAULT_TRIGGERS, type LineTest, parseTriggers, type Trigger } from "./triggers.ts";
 export { type WatchDeps, watchPane, type WatchResult } from "./watch.ts";
 export { captureSince, decodeCursor, type SinceResult } from "./cursor.ts";
 export { type ReplDeps, type ReplTurn, runInRepl } from "./repl.ts";

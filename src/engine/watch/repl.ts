@@ -2,6 +2,7 @@ import type { PaneInfo } from "../panes/mod.ts";
 import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 import type { Paster } from "../panes/mod.ts";
+import type { LineTest } from "./triggers.ts";
 
 /** What a REPL turn needs: the wait dependencies and the guarded paste for multi-line input. */
 export interface ReplDeps extends WaitDeps {
@@ -9,10 +10,17 @@ export interface ReplDeps extends WaitDeps {
 }
 
 export interface ReplTurn {
-  end: WaitEnd<string>;
+  /** `prompt`: the prompt came back; `more`: the REPL still asks for more input (a continuation prompt). */
+  end: WaitEnd<"prompt" | "more">;
   /** The output between the input's echo and the next prompt (on a timeout: what came so far). */
   output: string;
 }
+
+/**
+ * Continuation prompts: python and node `... `, IPython `...: `, psql `db-# ` / `db(# ` / `db'# `.
+ * Shown after the whole input was echoed, the REPL waits for the rest of a block or expression.
+ */
+const CONTINUATION = /^\s*(?:\.\.\.:?|[\w.-]*[-'"(][#>]) ?$/;
 
 /**
  * One REPL turn: listen, send `input`, collect output until a line that matches `prompt` is the
@@ -20,27 +28,39 @@ export interface ReplTurn {
  * content (each ends with the next input line), so output printed between pasted statements
  * stays. One line is typed; several lines are pasted bracketed through a uniquely named buffer
  * (`Paster`: a unique buffer, pasted only into a live pane), so the REPL receives them whole.
+ *
+ * A continuation prompt after the whole input means an unfinished block: the empty line a
+ * person would type is sent once (python ends `def` blocks so). A continuation prompt after that
+ * empty line ends the turn at once with `more` (an open bracket, an unfinished expression): the
+ * REPL keeps what it has, so the next turn can finish it.
  */
 export async function runInRepl(
   deps: ReplDeps,
   pane: PaneInfo,
   input: string,
-  prompt: RegExp,
+  prompt: LineTest,
   options: WaitOptions,
 ): Promise<ReplTurn> {
   const sent = input.endsWith("\n") ? input.slice(0, -1) : input;
   const inputLines = sent.split("\n").map((l) => l.trimEnd());
   let echoed = 0;
+  let completed = false;
   const output: string[] = [];
   let scan: PaneScan | null = null;
-  const end = await runWait<string>(options, async (finish) => {
+  const end = await runWait<"prompt" | "more">(options, async (finish) => {
     scan = await scanPane(deps, pane, (lines, scanner) => {
       for (const line of lines) {
         if (echoed < inputLines.length && isEcho(line, inputLines[echoed])) echoed++;
         else output.push(line);
       }
       const last = scanner.partialForMatch;
-      if (echoed === inputLines.length && last !== null && prompt.test(last)) finish(output.join("\n"));
+      if (echoed < inputLines.length || last === null) return;
+      if (prompt.test(last)) return finish("prompt");
+      if (!CONTINUATION.test(last)) return;
+      if (completed) return finish("more");
+      completed = true;
+      inputLines.push(""); // its echo is a bare continuation prompt
+      deps.tmux.run("send-keys", "-t", pane.paneId, "Enter").catch(() => {});
     }, { keepLines: 10 });
     await send(deps, pane.paneId, sent, inputLines.length > 1);
     const current = scan;

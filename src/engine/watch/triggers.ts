@@ -3,10 +3,20 @@
  * input) are decided from /proc and tmux in wait_watch.ts.
  */
 
+import type { Pattern, PatternOptions } from "../../patterns/mod.ts";
+
 export type Trigger =
   | { kind: "exit" | "shell" | "input" | "error" | "bell" | "change"; name: string }
   | { kind: "idle"; name: string; ms: number }
-  | { kind: "pattern"; name: string; re: RegExp };
+  | { kind: "pattern"; name: string; re: LineTest };
+
+/** What a trigger tests a line with: a compiled pattern (linear time) or the fixed error regex. */
+export interface LineTest {
+  test(line: string): boolean;
+}
+
+/** Compiles a caller's pattern (the App's PatternCompiler); rejects with a RangeError when invalid. */
+export type CompilePattern = (source: string, options: PatternOptions) => Promise<Pattern>;
 
 export const DEFAULT_TRIGGERS = ["exit", "shell", "input", "error"] as const;
 
@@ -20,8 +30,8 @@ export const ERROR_RE =
 
 const SIMPLE = new Set(["exit", "shell", "input", "error", "bell", "change"]);
 
-/** Parses trigger strings; throws RangeError with the accepted forms on a bad one. */
-export function parseTriggers(specs: readonly string[]): Trigger[] {
+/** Parses trigger strings; rejects with a RangeError with the accepted forms on a bad one. */
+export async function parseTriggers(specs: readonly string[], compile: CompilePattern): Promise<Trigger[]> {
   const out: Trigger[] = [];
   for (const spec of specs) {
     if (SIMPLE.has(spec)) {
@@ -38,11 +48,7 @@ export function parseTriggers(specs: readonly string[]): Trigger[] {
       continue;
     }
     if (spec.startsWith("pattern:") && spec.length > 8) {
-      try {
-        out.push({ kind: "pattern", name: spec, re: new RegExp(spec.slice(8)) });
-      } catch (error) {
-        throw new RangeError(`Invalid trigger "${spec}": ${(error as Error).message}`);
-      }
+      out.push({ kind: "pattern", name: spec, re: await compile(spec.slice(8), { what: "pattern: trigger" }) });
       continue;
     }
     throw new RangeError(

@@ -7,11 +7,30 @@ import type { ProcReader } from "./proc_reader.ts";
 import { LineScanner } from "./line_scanner.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 
-/** What the wait primitives need from the engine (the MCP Engine satisfies it). */
+/**
+ * The command a pane was last started for, as the part of the engine that types commands knows
+ * it (the App wires exec's job table here; watch does not import exec).
+ */
+export interface PaneJob {
+  /** It has begun running (not just typed). */
+  readonly started: boolean;
+  /** Its exit once known, with the status (null when the shell did not report one). */
+  readonly exit: { code: number | null } | null;
+  /** Resolves when its exit becomes known. */
+  whenEnded(): Promise<void>;
+}
+
+export interface PaneJobs {
+  current(paneId: string): PaneJob | null;
+}
+
+/** What the wait primitives need from the engine (the App satisfies it). */
 export interface WaitDeps {
   tmux: TmuxServer;
   output: PaneOutput;
   proc: ProcReader;
+  /** Commands typed into panes by execute_command / start_process, for watch_pane's `exit`. */
+  jobs?: PaneJobs;
 }
 
 export type Since = "now" | "screen";

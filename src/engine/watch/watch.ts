@@ -1,13 +1,7 @@
 import type { PaneInfo } from "../panes/mod.ts";
-import {
-  atShellPrompt,
-  type PaneProcess,
-  paneProcess,
-  processExists,
-  readProcState,
-  waitsForInput,
-} from "./procstate.ts";
+import { atShellPrompt, type PaneProcess, processExists, readProcState, waitsForInput } from "./procstate.ts";
 import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
+import { deadStatus, finalState } from "./pane_end.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
 import { BellDetector, ERROR_RE, type Trigger } from "./triggers.ts";
 import type { ServerEvents } from "../events/mod.ts";
@@ -32,6 +26,10 @@ export interface WatchResult {
   trigger: string;
   /** The line that fired a pattern/error trigger. */
   line?: string;
+  /** A state trigger (exit, shell, input) whose state already held when the call began. */
+  already?: true;
+  /** With `exit`: the exit status of the process the pane was started for (null: not reported). */
+  exitCode?: number | null;
   elapsedMs: number;
   output: string;
   outputTruncated: boolean;
@@ -41,6 +39,8 @@ export interface WatchResult {
 interface Fired {
   trigger: string;
   line?: string;
+  already?: true;
+  exitCode?: number | null;
 }
 
 /**
@@ -66,7 +66,9 @@ export async function watchPane(
     };
     const has = (kind: Trigger["kind"]) => triggers.some((t) => t.kind === kind);
     const stateful = has("exit") || has("shell") || has("input");
-    const seenFalse = { shell: false, input: false };
+    const seenFalse = { exit: false, shell: false, input: false };
+    let exitHeldAtStart = false;
+    let idleAtStart = false;
     const timers = new Set<ReturnType<typeof setTimeout>>();
     const later = (fn: () => void, ms: number) => {
       const id = setTimeout(() => {
@@ -88,7 +90,8 @@ export async function watchPane(
         do {
           again = false;
           lastCheck = performance.now();
-          await evaluate();
+          // A failed read (tmux reconnecting) must not end the server: the next re-check tries again.
+          await evaluate().catch(() => {});
         } while (again && !done);
       } finally {
         checking = false;
@@ -112,32 +115,62 @@ export async function watchPane(
       }, wait);
     };
 
+    // The command the pane was last started for (execute_command, start_process): `exit` is its
+    // exit. One that had already ended counts only while the pane stays silent at its prompt:
+    // any output means something newer runs there.
+    const job = has("exit") ? deps.jobs?.current(pane.paneId) ?? null : null;
+    const jobExit = () => job?.exit ?? null; // read fresh: it changes while the watch runs
+    const jobEndedBefore = jobExit() !== null;
+    let outputSeen = false;
+    job?.whenEnded().then(() => void check());
+    let firstCheck = true;
+
     const evaluate = async () => {
       if (done) return;
+      const isFirst = firstCheck;
+      firstCheck = false;
       // tmux's own answer first: the /proc snapshot costs process starts and is moot for a dead pane.
-      const dead = has("exit") ? await deadStatus(deps, pane.paneId) : "alive";
-      const needsProc = stateful && dead === "alive" && pane.pid !== null;
+      const dead = has("exit") ? await deadStatus(deps, pane.paneId) : { kind: "alive" as const, code: null };
+      const ended = jobExit();
+      if (ended !== null && !jobEndedBefore) return fire({ trigger: "exit", exitCode: ended.code });
+      const needsProc = stateful && dead.kind === "alive" && pane.pid !== null;
       const files = needsProc ? await deps.proc.snapshot(pane.pid!) : new Map<string, string>();
-      if (dead !== "alive" || (has("exit") && pane.pid !== null && processExists(files, pane.pid) === false)) {
+      if (
+        dead.kind !== "alive" || (has("exit") && pane.pid !== null && processExists(files, pane.pid) === false)
+      ) {
+        if (isFirst) exitHeldAtStart = true;
         // tmux can mark a pane dead a moment before it has reaped the process and knows the status;
         // "alive" here means the process ended while something else still holds the terminal.
-        if (dead !== "dead-unreaped" || ++unreaped > 25) {
-          return fire({ trigger: "exit" });
+        if (dead.kind !== "dead-unreaped" || ++unreaped > 25) {
+          return fire({ trigger: "exit", exitCode: dead.code, ...(exitHeldAtStart ? { already: true } : {}) });
         }
         // A missed SIGCHLD can leave it unreaped: a no-op job makes tmux reap every exited child.
-        if (dead === "dead-unreaped") await deps.tmux.oneShot("run-shell", ":").catch(() => {});
+        if (dead.kind === "dead-unreaped") await deps.tmux.oneShot("run-shell", ":").catch(() => {});
         return later(() => void check(), 20);
       }
-      if (!has("shell") && !has("input")) return;
       if (pane.pid === null || processExists(files, pane.pid) !== true) return;
       const proc = readProcState(files, pane.pid);
       const quietFor = performance.now() - lastOutput;
+      const settleLater = () => later(() => void check(), SETTLE_MS - quietFor + 5);
       for (const t of triggers) {
+        if (t.kind === "exit" && job?.started) {
+          // The pane's own shell back at its prompt: the job has ended (after Ctrl-C the shell
+          // drops the status), or, for a job that had ended before the call, still nothing newer runs.
+          const idle = atShellPrompt(proc) && proc.fgPid === pane.pid && !(jobEndedBefore && outputSeen);
+          if (isFirst) idleAtStart = idle;
+          if (!idle) seenFalse.exit = true;
+          else if (quietFor < SETTLE_MS) settleLater();
+          else {
+            const already = jobEndedBefore || (idleAtStart && !seenFalse.exit);
+            return fire({ trigger: "exit", exitCode: jobExit()?.code ?? null, ...(already ? { already: true } : {}) });
+          }
+        }
         if (t.kind !== "shell" && t.kind !== "input") continue;
         const holds = t.kind === "shell" ? atShellPrompt(proc) : waitsForInput(proc);
         if (!holds) seenFalse[t.kind] = true;
-        else if (seenFalse[t.kind] || quietFor >= SETTLE_MS) return fire({ trigger: t.name });
-        else later(() => void check(), SETTLE_MS - quietFor + 5);
+        else if (seenFalse[t.kind]) return fire({ trigger: t.name });
+        else if (quietFor >= SETTLE_MS) return fire({ trigger: t.name, already: true });
+        else settleLater();
       }
     };
 
@@ -153,6 +186,7 @@ export async function watchPane(
     scan = await scanPane(deps, pane, (lines, scanner, bytes) => {
       if (done) return;
       lastOutput = performance.now();
+      outputSeen = true;
       armIdle();
       const rang = bell.push(bytes);
       const partial = scanner.partial;
@@ -192,7 +226,9 @@ export async function watchPane(
   const fired = end.kind === "done" ? end.value : { trigger: end.kind === "timeout" ? "timeout" : "cancelled" };
   const state = await finalState(deps, pane);
   if (end.kind === "done") {
-    const exitCode = state.alive ? null : state.exitCode;
+    // The exit of the process the pane was started for, else the pane's own.
+    const jobExit = "exitCode" in fired ? fired.exitCode : undefined;
+    const exitCode = jobExit !== undefined ? jobExit : state.alive ? null : state.exitCode;
     deps.events.emit({
       kind: "trigger",
       source: "watch_pane",
@@ -207,6 +243,8 @@ export async function watchPane(
   return {
     trigger: fired.trigger,
     ...(fired.line !== undefined ? { line: fired.line } : {}),
+    ...("already" in fired && fired.already ? { already: true as const } : {}),
+    ...("exitCode" in fired && fired.exitCode !== undefined ? { exitCode: fired.exitCode } : {}),
     elapsedMs: end.elapsedMs,
     output: text,
     outputTruncated: truncated,
@@ -223,35 +261,4 @@ function describe(trigger: string, exitCode: number | null): string {
   if (trigger === "change") return "new output";
   if (trigger.startsWith("idle:")) return `no output for ${trigger.slice(5)} s`;
   return trigger;
-}
-
-async function deadStatus(deps: WaitDeps, paneId: string): Promise<"alive" | "dead" | "dead-unreaped" | "gone"> {
-  try {
-    const [row] = await deps.tmux.run("display-message", "-p", "-t", paneId, "#{pane_dead} #{pane_dead_status}");
-    const [dead, status] = row.split(" ");
-    if (dead !== "1") return "alive";
-    return status ? "dead" : "dead-unreaped";
-  } catch (error) {
-    if ((error as { kind?: string }).kind === "target_gone") return "gone";
-    throw error;
-  }
-}
-
-/** The pane's state at the end of the watch, from a fresh tmux read. */
-async function finalState(deps: WaitDeps, pane: PaneInfo): Promise<PaneProcess & { gone: boolean }> {
-  try {
-    const [row] = await deps.tmux.run(
-      "display-message",
-      "-p",
-      "-t",
-      pane.paneId,
-      "#{pane_dead}\x1f#{pane_dead_status}\x1f#{pane_pid}",
-    );
-    const [dead, status, pid] = row.split("\x1f");
-    const fresh = { dead: dead === "1", exitCode: /^\d+$/.test(status) ? Number(status) : null, pid: Number(pid) };
-    return { ...await paneProcess(deps.proc, fresh), gone: false };
-  } catch (error) {
-    if ((error as { kind?: string }).kind !== "target_gone") throw error;
-    return { alive: false, exitCode: null, panePid: pane.pid, proc: null, gone: true };
-  }
 }

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { defineTool } from "../define.ts";
 import { commandArg, cwdArg, nameArg, paneIdArg } from "../args.ts";
 import { assertKillable, checkCwd, checkName, checkNoNul } from "../checks.ts";
-import { paneIds } from "../results.ts";
+import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import type { ToolContext } from "../context.ts";
 import type { PaneInfo } from "../../engine/panes/mod.ts";
 import { ToolError } from "../../engine/errors.ts";
@@ -29,18 +29,6 @@ function progress(ctx: ToolContext, totalMs: number) {
   return (elapsedMs: number) => void ctx.progress(Math.round(elapsedMs), totalMs, "running");
 }
 
-function compileReady(pattern: string | undefined): RegExp | undefined {
-  if (pattern === undefined) return undefined;
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new ToolError(
-      "INVALID_ARGUMENT",
-      `Invalid ready regex ${JSON.stringify(pattern)}: ${(error as Error).message}`,
-    );
-  }
-}
-
 const timeoutArg = z.number().int().min(1).max(86_400_000);
 const RUN = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
@@ -60,6 +48,22 @@ export const execTools = [
       command: commandArg.describe("shell text; may be multi-line"),
       timeout_ms: timeoutArg.optional(),
       cwd: cwdArg.optional(),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      output: "the command's own output (rendered text, tail kept when long)",
+      exit_code: "its exit status; null after a timeout or when the shell exited",
+      timed_out: "the timeout fired and Ctrl-C was sent",
+      duration_ms: "how long it ran",
+      truncated: "output was cut (8 MiB raw / 800,000 characters, tail kept)",
+      interrupted: "after a timeout: whether Ctrl-C brought the shell back",
+      shell_exited: "the command ended the shell itself (e.g. `exit`)",
+      timeout_ms: "with timeout_clamped: the timeout used",
+      timeout_clamped: "the requested timeout was above the maximum",
+    },
+    errors: {
+      PANE_BUSY: "the pane runs a program, not a shell at its prompt",
+      PANE_DEAD: "the pane's process has exited",
     },
     async handler(args, ctx) {
       await checkCwd(args.cwd);
@@ -99,8 +103,24 @@ export const execTools = [
       command: commandArg,
       name: nameArg.optional(),
       pane_id: paneIdArg.optional(),
-      ready: z.string().min(1).max(1000).optional().describe("regex for the ready line"),
+      ready: z.string().min(1).max(1000).optional().describe("regex for the ready line (RE2 syntax)"),
       timeout_ms: timeoutArg.optional(),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      outcome: "started (no ready), ready, exited or timeout",
+      matched_line: "with ready: the line that matched",
+      exit_code: "outcome exited: the process's exit status",
+      last_lines: "exited or timeout: the last output lines",
+      elapsed_ms: "time until the outcome",
+      timeout_ms: "with timeout_clamped: the timeout used",
+      timeout_clamped: "the requested timeout was above the maximum",
+      attach_command: "the tmux command a person runs to watch live",
+    },
+    errors: {
+      INVALID_ARGUMENT: "`ready` is not a pattern the engine can compile, or both name and pane_id",
+      NAME_IN_USE: "`name` is taken by another pane",
+      PANE_BUSY: "pane_id runs a program, not a shell at its prompt",
     },
     async handler(args, ctx) {
       checkName(args.name);
@@ -108,7 +128,9 @@ export const execTools = [
       if (args.name !== undefined && args.pane_id !== undefined) {
         throw new ToolError("INVALID_ARGUMENT", "Give name (for a new pane) or pane_id (an existing one), not both");
       }
-      const ready = compileReady(args.ready);
+      const ready = args.ready === undefined
+        ? undefined
+        : await ctx.app.patterns.compile(args.ready, { what: "ready regex" });
       const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
       const given = args.pane_id === undefined ? undefined : await ctx.pane(args.pane_id);
       const result = await ctx.app.processes.start(args.command, {
@@ -146,6 +168,23 @@ export const execTools = [
       pane_id: paneIdArg,
       signal: z.enum(SIGNALS).optional(),
       timeout_ms: timeoutArg.optional().describe("how long to wait for it to end; default 5000"),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      signal: "the signal sent",
+      was_running: "something other than the shell ran",
+      stopped: "it ended (end marker, the shell back, or the pane dead)",
+      exit_code: "its exit status (130 after SIGINT, 143 SIGTERM, 137 SIGKILL), null if unknown",
+      last_lines: "the process's last output lines",
+      elapsed_ms: "time until it ended",
+      still_running: "not stopped: {command} still in the foreground",
+      hint: "not stopped: the next signal to try",
+      timeout_ms: "with timeout_clamped: the timeout used",
+      timeout_clamped: "the requested timeout was above the maximum",
+    },
+    errors: {
+      TIER_DENIED: "the pane was not created by this server and the tier is below destructive",
+      PROTECTED_TARGET: "the pane tmuxwright runs in, or the workspace hub",
     },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);

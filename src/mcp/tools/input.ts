@@ -2,7 +2,7 @@ import * as z from "zod";
 import { defineTool } from "../define.ts";
 import { paneIdArg } from "../args.ts";
 import { checkNoNul, deadError } from "../checks.ts";
-import { paneIds } from "../results.ts";
+import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import { ToolError } from "../../engine/errors.ts";
 import { KEY_FORMS_HELP, normalizeKey } from "../../tmux/keys.ts";
 import * as patterns from "../../safety/patterns.ts";
@@ -24,6 +24,8 @@ export const inputTools = [
       keys: z.array(patterns.keyArg).max(256).optional(),
       enter: z.boolean().optional(),
     },
+    result: { ...RESULT_PANE_IDS, sent: "what was sent: text_chars, keys, enter" },
+    errors: { INVALID_ARGUMENT: "neither text nor keys, or a key name tmux does not know" },
     async handler(args, ctx) {
       if (args.text === undefined && (args.keys === undefined || args.keys.length === 0)) {
         throw new ToolError("INVALID_ARGUMENT", "Nothing to send: give text, keys, or both");
@@ -63,6 +65,8 @@ export const inputTools = [
       bracketed: z.boolean().optional(),
       enter: z.boolean().optional().describe("default false"),
     },
+    result: { ...RESULT_PANE_IDS, pasted_chars: "characters pasted", enter: "whether Enter followed" },
+    errors: { PANE_DEAD: "the pane's process has exited" },
     async handler(args, ctx) {
       checkNoNul(args.text, "text");
       const pane = await ctx.pane(args.pane_id);

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
-import { paneIds } from "../results.ts";
+import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import { ToolError } from "../../engine/errors.ts";
 import { readChunk, readTail, resolveLog, searchPanes } from "../../engine/logs/mod.ts";
 import { listPanes } from "../../engine/panes/mod.ts";
@@ -45,6 +45,23 @@ export const logTools = [
       from_byte: z.number().int().min(-(2 ** 50)).max(2 ** 50).optional().describe("byte mode; negative = from end"),
       max_bytes: z.number().int().min(1).max(MAX_CHUNK).optional().describe("byte mode, default 65536"),
       strip_ansi: z.boolean().optional().describe("default true in line mode, false in byte mode"),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      pane_gone: "the pane no longer exists (ids from the log registry)",
+      content: "the text (line mode) or the bytes as text (byte mode)",
+      returned_lines: "line mode: lines returned",
+      truncated: "line mode: older lines exist",
+      from_byte: "byte mode: where this chunk starts",
+      next_byte: "where the next read starts (the log's end in line mode)",
+      eof: "byte mode: the chunk reaches the end of the log",
+      log_bytes: "byte mode: the log's size",
+      log_path: "line mode: the log file",
+      rotated: "output before first_byte was rotated away (limit_bytes kept)",
+    },
+    errors: {
+      INVALID_ARGUMENT: "both lines and from_byte",
+      PANE_NOT_FOUND: "no pane and no log of this server's state directory has that id or name",
     },
     async handler(args, ctx) {
       if (args.lines !== undefined && args.from_byte !== undefined) {
@@ -100,20 +117,30 @@ export const logTools = [
     annotations: READ_ONLY,
     input: {
       pattern: z.string().min(1).max(512),
-      regex: z.boolean().optional(),
+      regex: z.boolean().optional().describe("pattern is a regex (RE2 syntax)"),
       session: z.string().min(1).max(200).optional().describe("session name or $id"),
       scrollback: z.number().int().min(0).max(100_000).optional().describe("history lines, default 0"),
       limit: z.number().int().min(1).max(200).optional().describe("panes per page, default 20"),
       offset: z.number().int().min(0).max(100_000).optional(),
     },
+    result: {
+      panes_searched: "panes looked at",
+      panes_matched: "panes with at least one match",
+      matches: "per pane (this page): its ids, lines [{line, text}] (1-based, up to 20), truncated",
+      offset: "the page's first pane",
+      next_offset: "the next page, when there is one",
+      truncated: "more panes matched than this page holds, or the search was cut at 2 s",
+      timed_out: "the search stopped after 2 s",
+    },
+    errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile" },
     async handler(args, ctx) {
       let panes = (await listPanes(ctx.tmux)).filter((p) => !ctx.workspace.isHub(p));
       if (args.session !== undefined) {
         panes = panes.filter((p) => p.sessionName === args.session || p.sessionId === args.session);
       }
+      const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
       const { results, timedOut } = await searchPanes(ctx.tmux, panes, {
-        pattern: args.pattern,
-        regex: args.regex ?? false,
+        pattern,
         scrollback: args.scrollback ?? 0,
         perPane: 20,
       });

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { commandArg, cwdArg, DIRECTIONS, nameArg, paneIdArg } from "../args.ts";
 import { assertKillable, checkCwd, checkName } from "../checks.ts";
-import { paneIds, paneSummary } from "../results.ts";
+import { paneIds, paneSummary, RESULT_PANE_IDS } from "../results.ts";
 import { listPanes } from "../../engine/panes/mod.ts";
 import * as patterns from "../../safety/patterns.ts";
 
@@ -26,6 +26,12 @@ export const paneTools = [
       split_from: paneIdArg.optional(),
       direction: z.enum(DIRECTIONS).optional().describe("with split_from; default below"),
     },
+    result: {
+      ...RESULT_PANE_IDS,
+      pid: "the pane's process id",
+      attach_command: "the tmux command a person runs to watch the workspace live",
+    },
+    errors: { NAME_IN_USE: "`name` is taken by another pane", INVALID_ARGUMENT: "`cwd` is missing or not a directory" },
     async handler(args, ctx) {
       checkName(args.name);
       await checkCwd(args.cwd);
@@ -55,6 +61,10 @@ export const paneTools = [
       session: patterns.sessionRef.optional().describe("session name or $id"),
       owned_only: z.boolean().optional().describe("only panes this server created"),
     },
+    result: {
+      panes: "one entry per pane: ids and name, title, status (running/exited), exit_code (exited panes), command, " +
+        "pid, cwd, size (WxH), owned (created by this server), is_caller (the pane tmuxwright runs in)",
+    },
     async handler(args, ctx) {
       let panes = await listPanes(ctx.tmux);
       if (args.session !== undefined) {
@@ -73,6 +83,11 @@ export const paneTools = [
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     input: { pane_id: paneIdArg },
+    result: { ...RESULT_PANE_IDS, killed: "true" },
+    errors: {
+      TIER_DENIED: "the pane was not created by this server and the tier is below destructive",
+      PROTECTED_TARGET: "the pane tmuxwright runs in, or the workspace hub",
+    },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
       assertKillable(ctx, pane, "kill");
@@ -95,6 +110,13 @@ export const paneTools = [
       command: commandArg.optional(),
       name: nameArg.optional(),
     },
+    result: {
+      ...RESULT_PANE_IDS,
+      pid: "the new pane's process id",
+      split_from: "the pane that was split",
+      size: "the new pane's size, WxH",
+    },
+    errors: { NAME_IN_USE: "`name` is taken by another pane" },
     async handler(args, ctx) {
       checkName(args.name);
       const from = await ctx.pane(args.pane_id);

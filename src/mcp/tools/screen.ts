@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
-import { ImageResult, paneIds } from "../results.ts";
+import { ImageResult, paneIds, RESULT_PANE_IDS } from "../results.ts";
 import { resolveAndCapture } from "../../engine/panes/mod.ts";
 import { type PngScale, readScreen, snapshotFile, THEME_NAMES, writeSnapshotFile } from "../../engine/screen/mod.ts";
 
@@ -24,6 +24,14 @@ export const screenTools = [
       end: z.number().int().min(-10_000_000).max(10_000).optional().describe("tmux -E line"),
       join_wrapped: z.boolean().optional(),
       ansi: z.boolean().optional().describe("keep colour escapes"),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      status: "running or exited",
+      exit_code: "exited panes: the exit status (128+N for signal N)",
+      lines: "number of lines returned",
+      truncated: "older lines were left out",
+      text: "the captured text",
     },
     async handler(args, ctx) {
       const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, ctx.workspace.instance, {
@@ -61,6 +69,22 @@ export const screenTools = [
       theme: z.enum(THEME_NAMES).optional().describe("dark (default) or light"),
       scale: z.number().int().min(1).max(2).optional().describe("png: 2 doubles the pixels"),
       path: z.string().min(1).max(255).optional(),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      format: "text, ansi, html, svg or png",
+      content: "the screen in that format (not for png, which comes as MCP image content after this JSON)",
+      path: "with `path`: the absolute path of the saved file, in the state directory's snapshots folder",
+      cursor: "cursor position {x, y}",
+      mode: "tmux pane mode (copy-mode …) or null",
+      size: "{width, height}",
+      scroll_position: "lines scrolled back in copy mode",
+      history_size: "lines of scrollback",
+      alternate_screen: "a full-screen program (vim, less) holds the screen",
+      status: "running or exited",
+    },
+    errors: {
+      INVALID_ARGUMENT: "`path` is not a file name for the snapshots folder, or a PNG would exceed 8000 pixels a side",
     },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);

@@ -1,16 +1,14 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
-import { paneIds } from "../results.ts";
+import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import type { ToolContext } from "../context.ts";
 import { ToolError } from "../../engine/errors.ts";
 import {
   atShellPrompt,
   captureSince,
-  compileRegex,
   decodeCursor,
   DEFAULT_TRIGGERS,
-  lineMatcher,
   MAX_WAIT_MS,
   type PaneProcess,
   paneProcess,
@@ -21,6 +19,7 @@ import {
   watchPane,
 } from "../../engine/watch/mod.ts";
 import { checkNoNul, deadError } from "../checks.ts";
+import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -71,12 +70,25 @@ export const watchTools = [
     input: {
       pane_id: paneIdArg,
       pattern: z.string().min(1).max(10_000),
-      regex: z.boolean().optional().describe("pattern is a JavaScript regex"),
+      regex: z.boolean().optional().describe(`pattern is a regex: ${PATTERN_SYNTAX_HELP}`),
       timeout_ms: timeoutArg.describe("default 30000"),
       since: z.enum(["now", "screen"]).optional(),
     },
+    result: {
+      ...RESULT_PANE_IDS,
+      matched: "a line matched",
+      line: "the line that matched",
+      match: "the matched text",
+      from: "output (new output) or screen (since: screen)",
+      timed_out: "no match within the timeout (matched false)",
+      last_lines: "on a timeout: the last 20 non-blank lines shown",
+      elapsed_ms: "time until the match or the timeout",
+      timeout_ms: "the timeout used, when the request was clamped",
+    },
+    errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile" },
     async handler(args, ctx) {
-      const matcher = lineMatcher(args.pattern, args.regex ?? false);
+      const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
+      const matcher = (line: string) => pattern.match(line);
       const pane = await ctx.pane(args.pane_id);
       const limit = timeout(args.timeout_ms, 30_000);
       const { end, lastLines } = await waitForOutput(ctx.app, pane, matcher, {
@@ -108,6 +120,18 @@ export const watchTools = [
     tier: "readonly",
     annotations: READ_ONLY,
     input: { pane_id: paneIdArg },
+    result: {
+      ...RESULT_PANE_IDS,
+      alive: "the pane's process runs",
+      exit_code: "dead panes: the exit status",
+      pid: "the pane's process id",
+      foreground_pid: "the terminal's foreground process",
+      foreground_command: "its name",
+      foreground_cmdline: "its command line",
+      at_shell_prompt: "a shell waits at its prompt",
+      waiting_for_input: "true/false: the foreground process reads the terminal; null: the OS cannot tell",
+      reason: "how waiting_for_input was decided",
+    },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
       return { ...paneIds(pane), ...stateResult(await paneProcess(ctx.app.proc, pane)) };
@@ -118,7 +142,7 @@ export const watchTools = [
     name: "watch_pane",
     title: "Watch pane",
     description: "Wait for the first of several triggers: exit, shell (back at prompt), input (process reads the " +
-      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX. Returns the trigger, new output, pane state.",
+      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX (RE2). Returns the trigger, new output, pane state.",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -130,8 +154,25 @@ export const watchTools = [
       ),
       timeout_ms: timeoutArg.describe("default 60000"),
     },
+    result: {
+      ...RESULT_PANE_IDS,
+      trigger: "the trigger that fired, or timeout",
+      fired: "a trigger fired",
+      already: "exit, shell or input: the state already held when the call began",
+      exit_code: "with exit: the status of the process the pane was started for (null: not reported)",
+      line: "pattern or error: the line that fired",
+      elapsed_ms: "time until it fired",
+      timeout_ms: "the timeout used, when the request was clamped",
+      output: "new output since the call began (last 200 lines / 16,000 characters)",
+      output_truncated: "older output lines were dropped",
+      state: "the pane state at the end (as pane_state; pane_gone when the pane no longer exists)",
+    },
+    errors: { INVALID_ARGUMENT: "a trigger is malformed or its pattern cannot be compiled" },
     async handler(args, ctx) {
-      const triggers = parseTriggers(args.triggers ?? DEFAULT_TRIGGERS);
+      const triggers = await parseTriggers(
+        args.triggers ?? DEFAULT_TRIGGERS,
+        (source, options) => ctx.app.patterns.compile(source, options),
+      );
       const pane = await ctx.pane(args.pane_id);
       const limit = timeout(args.timeout_ms, 60_000);
       const result = await watchPane(ctx.app, pane, triggers, {
@@ -147,6 +188,8 @@ export const watchTools = [
         ...paneIds(pane),
         trigger: result.trigger,
         fired: result.trigger !== "timeout",
+        ...(result.already ? { already: true } : {}),
+        ...(result.exitCode !== undefined ? { exit_code: result.exitCode } : {}),
         ...(result.line !== undefined ? { line: result.line } : {}),
         elapsed_ms: result.elapsedMs,
         ...(limit.clamped ? { timeout_ms: limit.timeoutMs } : {}),
@@ -169,6 +212,19 @@ export const watchTools = [
     input: {
       pane_id: paneIdArg.optional(),
       cursor: z.string().min(1).max(2_000).optional(),
+    },
+    result: {
+      ...RESULT_PANE_IDS,
+      text: "first read: the visible screen; later reads: complete lines written since the cursor",
+      pending: "the unfinished last line (a prompt); it comes again, complete, next time",
+      cursor: "pass it to the next call",
+      lines_missed: "history was trimmed or cleared: text is the visible screen",
+      truncated: "more than 512 KiB since the cursor: the last part is returned",
+      first: "this was a first read (with pane_id)",
+    },
+    errors: {
+      INVALID_ARGUMENT: "neither or both of pane_id and cursor, a malformed cursor, or the pane was respawned",
+      PANE_DEAD: "the cursor's pane has exited (capture_pane still reads it)",
     },
     async handler(args, ctx) {
       if ((args.pane_id === undefined) === (args.cursor === undefined)) {
@@ -194,7 +250,8 @@ export const watchTools = [
     name: "run_in_repl",
     title: "Run in REPL",
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
-      "(regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole; end a Python block with an empty line.",
+      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole, an open block ended with the empty line it needs; " +
+      "waiting_for_more: the REPL still wants input.",
     profile: "agent",
     group: "watch",
     tier: "mutating",
@@ -205,8 +262,21 @@ export const watchTools = [
       prompt: z.string().min(1).max(1_000),
       timeout_ms: timeoutArg.describe("default 30000"),
     },
+    result: {
+      ...RESULT_PANE_IDS,
+      output: "the output of the input, without its echo and the next prompt",
+      prompt_seen: "the prompt came back",
+      waiting_for_more: "the REPL shows its continuation prompt: it wants the rest of the input",
+      hint: "with waiting_for_more: what to do next",
+      timed_out: "no prompt within the timeout",
+      elapsed_ms: "time until the prompt",
+    },
+    errors: {
+      INVALID_ARGUMENT: "`prompt` is not a pattern the engine can compile",
+      PANE_DEAD: "the pane's process has exited",
+    },
     async handler(args, ctx) {
-      const prompt = compileRegex(args.prompt);
+      const prompt = await ctx.app.patterns.compile(args.prompt, { what: "prompt regex" });
       checkNoNul(args.input, "input");
       const pane = await ctx.pane(args.pane_id);
       if (pane.dead) throw deadError(pane, "send input to");
@@ -217,10 +287,17 @@ export const watchTools = [
         onProgress: progress(ctx, "waiting for the prompt"),
       });
       cancelled(turn.end);
+      const more = turn.end.kind === "done" && turn.end.value === "more";
       return {
         ...paneIds(pane),
         output: turn.output,
-        prompt_seen: turn.end.kind === "done",
+        prompt_seen: turn.end.kind === "done" && !more,
+        ...(more
+          ? {
+            waiting_for_more: true,
+            hint: "The REPL shows its continuation prompt: send the rest of the input, or send_keys C-c to drop it.",
+          }
+          : {}),
         ...(turn.end.kind === "timeout" ? { timed_out: true } : {}),
         elapsed_ms: turn.end.elapsedMs,
       };
