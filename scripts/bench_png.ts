@@ -9,14 +9,24 @@
  *   memory  a real server's RSS before and after its first PNG snapshots
  *   yield   which ways of yielding let a timer and a subprocess's exit through between slices of work
  *   deflate CompressionStream and node:zlib on a busy screen's scanlines: time and longest blocking
- * Run: deno run -A scripts/bench_png.ts [--runs 15] [--only render|start|memory|yield|deflate]
+ *   slices  where a busy render's time goes (no yielding), and total time and loop gaps for slice lengths 3–8 ms
+ * Run: deno run -A scripts/bench_png.ts [--runs 15] [--only render|start|memory|yield|deflate|slices]
  */
 import { parseArgs } from "node:util";
 import { createRequire } from "node:module";
 import { deflate, deflateSync, inflateSync } from "node:zlib";
 import { initWasm, Resvg } from "@resvg/resvg-wasm";
 import { cleanEnv, startPermissions, TestServer, until } from "../tests/helpers/harness.ts";
-import { type Screen, ScreenRenderer } from "../src/engine/screen/mod.ts";
+import { type Screen, ScreenRenderer, THEMES } from "../src/engine/screen/mod.ts";
+// The stages themselves, below the room's door: this script times each of them.
+import { TerminalEmulator } from "../src/engine/screen/screen_cells.ts";
+import { PngRenderer } from "../src/engine/screen/png.ts";
+import { Pacer } from "../src/engine/screen/pacer.ts";
+import { GlyphAtlas } from "../src/engine/screen/glyphs.ts";
+import { ATLASES } from "../src/engine/screen/glyph_atlas.ts";
+import { paint } from "../src/engine/screen/png_paint.ts";
+import { Rasteriser } from "../src/engine/screen/png_raster.ts";
+import { PngEncoder } from "../src/engine/screen/png_encode.ts";
 import {
   busyScreen,
   editorScreen,
@@ -281,12 +291,70 @@ async function benchDeflate(): Promise<void> {
   }
 }
 
+async function benchSlices(): Promise<void> {
+  const screen = busyScreen();
+  const [emulator, png] = [new TerminalEmulator(), new PngRenderer()];
+  const cpu: Record<string, number[]> = { emulator: [], paint: [], draw: [], deflate: [] };
+  const atlas = await GlyphAtlas.load(ATLASES[0]);
+  for (let i = 0; i < RUNS + 3; i++) {
+    const pacer = new Pacer(Infinity); // never yields: each stage's own time
+    let t = performance.now();
+    const grid = await emulator.cells(screen, THEMES.dark, pacer);
+    const times = [performance.now() - t];
+    t = performance.now();
+    const painted = await paint(grid, atlas, screen.state.cursor, pacer);
+    times.push(performance.now() - t);
+    const raster = new Rasteriser(grid, painted, atlas, 8);
+    const encoder = new PngEncoder(raster.width, raster.height, painted.palette && [...painted.palette.keys()]);
+    let [draw, deflate] = [0, 0];
+    for (let y = 0; y < grid.height; y++) {
+      t = performance.now();
+      const band = raster.band(y);
+      draw += performance.now() - t;
+      t = performance.now();
+      await encoder.write(band);
+      deflate += performance.now() - t;
+    }
+    t = performance.now();
+    await encoder.finish();
+    times.push(draw, deflate + performance.now() - t);
+    if (i >= 3) Object.values(cpu).forEach((samples, k) => samples.push(times[k])); // after warming up
+  }
+  console.log(
+    `busy 200×50 at 1×, no yielding: ${
+      Object.entries(cpu).map(([stage, s]) => `${stage} ${ms(stats(s).median)} ms`).join(", ")
+    }`,
+  );
+  const bySlice: Record<number, { total: number[]; wall: number[]; cpu: number[] }> = {};
+  for (let i = 0; i < RUNS + 3; i++) {
+    for (const slice of [3, 4, 5, 6, 8]) {
+      await new Promise((r) => setTimeout(r, 10));
+      const run = await withLoopMeter(async () => {
+        const pacer = new Pacer(slice);
+        return await png.render(await emulator.cells(screen, THEMES.dark, pacer), screen.state.cursor, 1, pacer);
+      });
+      if (i < 3) continue;
+      bySlice[slice] ??= { total: [], wall: [], cpu: [] };
+      bySlice[slice].total.push(run.elapsed);
+      bySlice[slice].wall.push(run.longestWall);
+      bySlice[slice].cpu.push(run.longestCpu);
+    }
+  }
+  for (const [slice, r] of Object.entries(bySlice)) {
+    console.log(
+      `slices of ${slice} ms: render ${ms(stats(r.total).median)} ms, longest loop gap ` +
+        `${ms(stats(r.wall).median)} ms wall (max ${ms(stats(r.wall).max)}), ${ms(stats(r.cpu).median)} ms CPU`,
+    );
+  }
+}
+
 const sections: Record<string, () => Promise<void>> = {
   render: benchRender,
   start: benchStart,
   memory: benchMemory,
   yield: benchYield,
   deflate: benchDeflate,
+  slices: benchSlices,
 };
 for (const [name, bench] of Object.entries(sections)) {
   if (!values.only || values.only === name) {

@@ -57,8 +57,8 @@ export const screenTools = [
     name: "snapshot_pane",
     title: "Snapshot pane",
     description: "The visible screen with cursor, mode, size, scroll position and history size; " +
-      "`format` ansi keeps colours, html/svg/png render it as a person sees it (png as an image). " +
-      "`path`: also save it as that file name in the state directory.",
+      "`format` ansi keeps colours, html/svg/png (an image) render it as a person sees it; " +
+      "`path` also saves it under that file name in the state directory.",
     profile: "agent",
     group: "screen",
     tier: "readonly",
@@ -66,7 +66,7 @@ export const screenTools = [
     input: {
       pane_id: paneIdArg,
       format: z.enum(["text", "ansi", "html", "svg", "png"]).optional(),
-      theme: z.enum(THEME_NAMES).optional().describe("dark (default) or light"),
+      theme: z.enum(THEME_NAMES).optional().describe("default dark"),
       scale: z.number().int().min(1).max(2).optional().describe("png: 2 doubles the pixels"),
       path: z.string().min(1).max(255).optional(),
     },
