@@ -168,7 +168,6 @@ Deno.test("snapshot_pane png of real programs (less, vim) in a shell with a slow
   assertGlyph(image, atlas, [0, 0], glyph("┌"), background, cursor);
   assertGlyph(image, atlas, [2, 1], glyph("l"), foreground, background);
   assertGlyph(image, atlas, [0, 3], glyph("~"), palette[12], background);
-  await server.call("send_keys", { pane_id: pane, keys: ["Escape"], text: ":q!" });
 });
 
 Deno.test("a --no-config bundle draws PNG snapshots under the start task's permissions", async () => {
