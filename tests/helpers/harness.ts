@@ -53,8 +53,10 @@ export interface ServerOptions {
   entry?: string;
   /** Variables removed from the server's environment (as a client that passes only a few would). */
   unset?: string[];
-  /** Extra `deno run` flags (benchmarks: `--inspect=127.0.0.1:0` to read the server's heap). */
+  /** Extra `deno run` flags (benchmarks: `--inspect=127.0.0.1:PORT` to read the server's heap). */
   denoFlags?: string[];
+  /** Another checkout's main.ts, run with the same flags (benchmarks: the code before a change). */
+  main?: string;
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -108,7 +110,7 @@ export class TestServer {
         ...(options.entry ? ["--no-config"] : []),
         ...(options.denoFlags ?? []),
         ...startPermissions(env, [dir]),
-        options.entry ?? `${ROOT}main.ts`,
+        options.entry ?? options.main ?? `${ROOT}main.ts`,
         "--socket-path",
         socket,
         "--state-dir",
