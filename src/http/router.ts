@@ -68,9 +68,12 @@ export class Router {
       const headers = { "www-authenticate": 'Bearer realm="tmuxwright"' };
       return mcp ? rpcFailure(401, "Unauthorized.", headers) : failure(401, "Unauthorized.", headers);
     }
-    const signal = AbortSignal.any([request.signal, this.stopping]);
     if (path === "/v1/tmux") {
-      return await bridgeRoute(request, signal, {
+      // Made only for a request that waits: Deno aborts a request's signal, once made, after every
+      // successful response (a DOMException per request).
+      let signal: AbortSignal | undefined;
+      const cancelled = () => signal ??= AbortSignal.any([request.signal, this.stopping]);
+      return await bridgeRoute(request, cancelled, {
         backend: this.bridge!,
         body: this.#bodyLimits(this.options.limits.bridgeBodyBytes),
         compilePattern: (source) => compileWaitFor(this.options.patterns, source),

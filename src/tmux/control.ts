@@ -90,14 +90,25 @@ export class ControlClient {
 
   /** Runs one tmux command and resolves with its output lines; a tmux error rejects. */
   run(args: readonly string[]): Promise<string[]> {
-    const line = commandLine(args);
+    return this.runMany([args])[0];
+  }
+
+  /** Runs several commands written in one write (pipelined); one reply promise per command, in order. */
+  runMany(commands: readonly (readonly string[])[]): Promise<string[]>[] {
+    const lines = commands.map(commandLine);
     if (this.#closedReason !== null) {
-      return Promise.reject(new TmuxError("disconnected", `tmux connection is closed: ${this.#closedReason}`, line));
+      const reason = this.#closedReason;
+      return lines.map((line) =>
+        Promise.reject(new TmuxError("disconnected", `tmux connection is closed: ${reason}`, line))
+      );
     }
-    const { promise, resolve, reject } = Promise.withResolvers<string[]>();
-    this.#pending.push({ line, resolve, reject });
-    this.#writer.write(encoder.encode(line + "\n")).catch((error) => this.#close(String(error)));
-    return promise;
+    const replies = lines.map((line) => {
+      const { promise, resolve, reject } = Promise.withResolvers<string[]>();
+      this.#pending.push({ line, resolve, reject });
+      return promise;
+    });
+    this.#writer.write(encoder.encode(lines.join("\n") + "\n")).catch((error) => this.#close(String(error)));
+    return replies;
   }
 
   /** Detaches (closing stdin makes tmux send `%exit` and end the client). */

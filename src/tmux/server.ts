@@ -41,7 +41,8 @@ export class TmuxServer {
   /** Runs several commands pipelined in one write; resolves when all replied (rejects on the first error). */
   async batch(commands: readonly string[][]): Promise<string[][]> {
     const client = await this.#connection();
-    const replies = commands.map((args) => this.#timed(client, args));
+    const started = performance.now();
+    const replies = client.runMany(commands).map((reply, i) => this.#timedReply(reply, commands[i], started));
     const settled = await Promise.allSettled(replies);
     const failed = settled.find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -98,10 +99,13 @@ export class TmuxServer {
     return this.#client;
   }
 
-  async #timed(client: ControlClient, args: readonly string[]): Promise<string[]> {
-    const started = performance.now();
+  #timed(client: ControlClient, args: readonly string[]): Promise<string[]> {
+    return this.#timedReply(client.run(args), args, performance.now());
+  }
+
+  async #timedReply(reply: Promise<string[]>, args: readonly string[], started: number): Promise<string[]> {
     try {
-      return await client.run(args);
+      return await reply;
     } finally {
       const ms = performance.now() - started;
       // Only the command's name: its arguments can carry what an agent typed.

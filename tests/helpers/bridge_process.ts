@@ -20,11 +20,12 @@ export class BridgeProcess {
     return `${this.dir}/s`;
   }
 
-  static async start(env: Record<string, string> = {}): Promise<BridgeProcess> {
+  /** `denoFlags`: extra `deno run` flags (benchmarks: `--inspect=127.0.0.1:PORT`). */
+  static async start(env: Record<string, string> = {}, denoFlags: string[] = []): Promise<BridgeProcess> {
     const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
     const fullEnv = cleanEnv({ PORT: "0", TMUX_BRIDGE_SOCKET_PATH: `${dir}/s`, ...env });
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...taskPermissions("bridge", fullEnv, [dir]), MAIN, "bridge"],
+      args: ["run", ...denoFlags, ...taskPermissions("bridge", fullEnv, [dir]), MAIN, "bridge"],
       env: fullEnv,
       stdin: "null",
       stdout: "piped",

@@ -1,4 +1,5 @@
 import type { TmuxServer } from "../../tmux/server.ts";
+import { formatTemplate, parseRows } from "../../tmux/formats.ts";
 import { PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { isPaneId, resolvePane } from "./targets.ts";
 
@@ -21,13 +22,16 @@ export interface Capture {
 
 const DEAD_NOTICE = /^Pane is dead \(.*\)\s*$/;
 
+/** What a capture needs to know of its pane. */
+export type CapturedPane = Pick<PaneInfo, "paneId" | "dead" | "height" | "historySize">;
+
 /**
  * Reads a pane's screen and history the way a person would read its output: trailing blank
  * rows dropped, wrapped lines joined, tmux's own "Pane is dead" notice removed.
  */
 export async function capturePane(
   tmux: TmuxServer,
-  pane: PaneInfo,
+  pane: CapturedPane,
   options: CaptureOptions,
   first?: { rows: number; raw: string[] },
 ): Promise<Capture> {
@@ -103,16 +107,42 @@ export async function captureAlongside(
   const rows = (options.lines ?? 100) + GUESS_ROWS;
   const replies = await tmux.batch([
     ...alongside,
-    ["display-message", "-p", "-t", paneId, PANE_TEMPLATE],
+    ["display-message", "-p", "-t", paneId, CAPTURE_TEMPLATE],
     ["capture-pane", "-t", paneId, ...captureFlags(options), "-S", String(-rows), "-E", "-"],
   ]);
-  const pane = parsePanes(replies[alongside.length])[0];
+  const pane = capturedPane(replies[alongside.length]);
   if (pane?.paneId !== paneId || pane.closing) return { capture: null, replies: replies.slice(0, alongside.length) };
   const capture = await capturePane(tmux, pane, options, { rows, raw: replies[alongside.length + 1] });
   return { capture, replies: replies.slice(0, alongside.length) };
 }
 
-function clean(raw: string[], pane: PaneInfo, options: CaptureOptions): string[] {
+// Only what a capture needs: the full pane template asks tmux for the current command and path
+// too, which it reads from /proc (a quarter of the bridge's tmux round trip).
+const CAPTURE_FIELDS = {
+  paneId: "pane_id",
+  dead: "pane_dead",
+  deadStatus: "pane_dead_status",
+  deadSignal: "pane_dead_signal",
+  height: "pane_height",
+  historySize: "history_size",
+} as const;
+const CAPTURE_TEMPLATE = formatTemplate(CAPTURE_FIELDS);
+
+/** As parsePanes reads them: dead only once tmux knows how it ended, else still closing. */
+function capturedPane(lines: string[]): (CapturedPane & { closing: boolean }) | undefined {
+  const row = parseRows(CAPTURE_FIELDS, lines)[0];
+  if (!row) return undefined;
+  const ended = row.deadStatus !== "" || row.deadSignal !== "";
+  return {
+    paneId: row.paneId,
+    dead: row.dead === "1" && ended,
+    closing: row.dead === "1" && !ended,
+    height: Number(row.height),
+    historySize: Number(row.historySize),
+  };
+}
+
+function clean(raw: string[], pane: CapturedPane, options: CaptureOptions): string[] {
   const lines = options.ansi ? raw.slice() : raw.map((line) => line.trimEnd());
   const isBlank = (line: string) => (options.ansi ? stripSgr(line) : line).trim() === "";
   while (lines.length > 0 && isBlank(lines[lines.length - 1])) lines.pop();

@@ -26,7 +26,7 @@ function captureMetadata(request: BridgeRequest, output: string): Record<string,
 }
 
 /** Runs one validated request against a backend; BridgeErrors pass through to the route. */
-export async function dispatch(backend: BridgeBackend, request: BridgeRequest, signal: AbortSignal) {
+export async function dispatch(backend: BridgeBackend, request: BridgeRequest, cancelled: () => AbortSignal) {
   const { action } = request;
   const session = request.session!;
   const input = { text: request.text, keys: request.keys, enter: request.enter };
@@ -43,7 +43,7 @@ export async function dispatch(backend: BridgeBackend, request: BridgeRequest, s
       await backend.send(session, input);
       return { ok: true, action, session } satisfies BridgeResult;
     case "capture_pane": {
-      await abortableDelay(request.waitMs, signal);
+      if (request.waitMs > 0) await abortableDelay(request.waitMs, cancelled());
       const output = await backend.capture(session, capture);
       return { ok: true, action, session, output, metadata: captureMetadata(request, output) } satisfies BridgeResult;
     }
@@ -53,7 +53,7 @@ export async function dispatch(backend: BridgeBackend, request: BridgeRequest, s
         waitFor: request.waitFor,
         timeoutMs: request.timeoutMs,
         waitMs: request.waitMs,
-      }, signal);
+      }, cancelled());
       const metadata = {
         ...captureMetadata(request, output),
         ...(request.waitFor ? { wait_for: request.waitFor.source, matched: true } : {}),

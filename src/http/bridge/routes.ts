@@ -20,8 +20,15 @@ export interface BridgeRouteDeps extends ParseDeps {
   log: (line: string) => void;
 }
 
-/** `POST /v1/tmux`: body → validated request → backend → `{ok, action, …}` or `{ok:false, error}`. */
-export async function bridgeRoute(request: Request, signal: AbortSignal, deps: BridgeRouteDeps): Promise<Response> {
+/**
+ * `POST /v1/tmux`: body → validated request → backend → `{ok, action, …}` or `{ok:false, error}`.
+ * `cancelled` gives the signal that aborts when the client goes away or the server stops.
+ */
+export async function bridgeRoute(
+  request: Request,
+  cancelled: () => AbortSignal,
+  deps: BridgeRouteDeps,
+): Promise<Response> {
   const body = await readBody(request, deps.body);
   if (!body.ok) {
     switch (body.reason) {
@@ -45,10 +52,10 @@ export async function bridgeRoute(request: Request, signal: AbortSignal, deps: B
   }
   try {
     const parsed = await parseBridgeRequest(payload, deps);
-    return json(200, await dispatch(deps.backend, parsed, signal));
+    return json(200, await dispatch(deps.backend, parsed, cancelled));
   } catch (error) {
     if (error instanceof BridgeError) return failure(error.status, error.message);
-    if (signal.aborted) return failure(503, "Request cancelled: the client went away or the server is stopping.");
+    if (cancelled().aborted) return failure(503, "Request cancelled: the client went away or the server is stopping.");
     deps.log(`[tmuxwright] bridge request failed: ${error instanceof Error ? error.stack : error}`);
     return failure(500, "Internal server error.");
   }
