@@ -1,51 +1,15 @@
 import { dirname } from "node:path";
-import { listSegments, logEnd, parseSegmentName, segmentPath } from "./rotation.ts";
+import { logEnd, parseSegmentName } from "./rotation.ts";
+import {
+  type FollowHandle,
+  type FollowOptions,
+  nextSegment,
+  type OnLogData,
+  openSegment,
+  type Subscriber,
+} from "./follow_state.ts";
 
-export interface FollowHandle {
-  /** Stops following; the file stays. */
-  close(): void;
-  /** Byte offset up to which data has been delivered. */
-  readonly offset: number;
-}
-
-/**
- * Receives a follower's bytes. With `borrow`, `bytes` is a view of the follower's read buffer,
- * valid only until the callback returns (copy what you keep). A returned promise holds further
- * reads until it settles: a slow consumer is never handed more than one chunk at a time, and
- * the log (durable) holds the rest meanwhile.
- */
-export type OnLogData = (bytes: Uint8Array, offset: number) => unknown;
-
-export interface FollowOptions {
-  /** Deliver views of one reused read buffer instead of a fresh copy per read. */
-  borrow?: boolean;
-}
-
-interface Subscriber {
-  buffer: Uint8Array;
-  borrow: boolean;
-  busyUntil: number;
-  /** The current pause after a full read; grows while a flood goes on (see #schedule). */
-  busyDelay: number;
-  /** A flood: read on a timer, events ignored (see #pace). */
-  polling: boolean;
-  quietPolls: number;
-  timer?: ReturnType<typeof setTimeout>;
-  path: string;
-  offset: number;
-  file: Deno.FsFile | null;
-  /** Offset of the first byte of the open segment file. */
-  fileStart: number;
-  /** The segment file being read, and whether its read position is already at `offset`. */
-  filePath: string | null;
-  positioned: boolean;
-  /** An event named another file than the one being read: a new segment may have started. */
-  rotationHint: boolean;
-  onData: OnLogData;
-  draining: boolean;
-  dirty: boolean;
-  closed: boolean;
-}
+export type { FollowHandle, FollowOptions, OnLogData } from "./follow_state.ts";
 
 // The read buffer starts small (20 quiet panes cost little) and grows while reads fill it.
 const FIRST_CHUNK = 16 * 1024;
@@ -178,7 +142,7 @@ export class LogFollower {
     try {
       do {
         sub.dirty = false;
-        if (!sub.file && !await this.#open(sub)) return; // created on the pane's first output
+        if (!sub.file && !await openSegment(sub)) return; // created on the pane's first output
         if (!sub.positioned) await sub.file!.seek(sub.offset - sub.fileStart, Deno.SeekMode.Start);
         sub.positioned = true; // reads are sequential from here: no seek per event
         for (;;) {
@@ -187,7 +151,7 @@ export class LogFollower {
           const n = await sub.file!.read(buffer);
           burst += n ?? 0;
           if (n === null || n === 0) {
-            if (await this.#nextSegment(sub)) continue;
+            if (await nextSegment(sub)) continue;
             break;
           }
           const start = sub.offset;
@@ -248,46 +212,6 @@ export class LogFollower {
     }
     this.#watcher?.close();
     this.#watcher = null;
-  }
-
-  /** Opens the segment holding `sub.offset` (or the oldest kept one, if that offset was rotated away). */
-  async #open(sub: Subscriber): Promise<boolean> {
-    const segments = await listSegments(sub.path);
-    const segment = segments.findLast((s) => s.start <= sub.offset) ?? segments[0];
-    if (!segment) return false;
-    try {
-      sub.file = await Deno.open(segment.path, { read: true });
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return false;
-      throw error;
-    }
-    sub.fileStart = segment.start;
-    sub.filePath = segment.path;
-    sub.positioned = false;
-    if (sub.offset < segment.start) sub.offset = segment.start;
-    return true;
-  }
-
-  /**
-   * At the end of a segment: switches to the next one if the writer has started it. Only tried
-   * after an event for another file, or while polling (a failed open costs an exception).
-   */
-  async #nextSegment(sub: Subscriber): Promise<boolean> {
-    if (sub.offset === sub.fileStart || !(sub.rotationHint || sub.polling)) return false;
-    sub.rotationHint = false;
-    let next: Deno.FsFile;
-    const path = segmentPath(sub.path, sub.offset);
-    try {
-      next = await Deno.open(path, { read: true });
-    } catch {
-      return false;
-    }
-    sub.file?.close();
-    sub.file = next;
-    sub.fileStart = sub.offset;
-    sub.filePath = path;
-    sub.positioned = true; // a new segment is read from its start
-    return true;
   }
 
   #unsubscribe(sub: Subscriber): void {
