@@ -13,6 +13,8 @@ const CALLS = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 300);
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const OTHER_MAIN = Deno.args.includes("--main") ? Deno.args[Deno.args.indexOf("--main") + 1] : null;
 const BUNDLE = "/tmp/tmuxwright-bench-bundle.js";
+const FLOOR = new URL("./cold_floor.ts", import.meta.url).pathname;
+const FLOOR_BUNDLE = "/tmp/tmuxwright-bench-floor.js";
 
 /** What a cold start runs: `deno run` of a main.ts, or the bundle (no config, no lock). */
 interface Entry {
@@ -88,7 +90,7 @@ async function coldStart(runs: number, entries: Entry[]): Promise<void> {
   const samples = Object.fromEntries(keys.map((k) => [k, { init: [] as number[], list: [] as number[] }]));
   for (let i = 0; i < runs + 1; i++) {
     for (const entry of entries) {
-      for (const profile of entry.label.startsWith("floor") ? profiles.slice(0, 1) : profiles) {
+      for (const profile of entry.label.includes("floor") ? profiles.slice(0, 1) : profiles) {
         const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twb" });
         const started = performance.now();
         const child = new Deno.Command("deno", {
@@ -138,24 +140,26 @@ async function coldStart(runs: number, entries: Entry[]): Promise<void> {
   }
 }
 
-/** Builds the single-file bundle (`deno task bundle`, to a temp path). */
-async function buildBundle(): Promise<void> {
-  const out = await new Deno.Command("deno", {
-    args: ["bundle", "--quiet", "--platform", "deno", "-o", BUNDLE, MAIN],
+/** Builds a single-file bundle (as `deno task bundle` does, to a temp path). */
+async function buildBundle(entry: string, out: string): Promise<void> {
+  const built = await new Deno.Command("deno", {
+    args: ["bundle", "--quiet", "--platform", "deno", "-o", out, entry],
     stderr: "piped",
   }).output();
-  if (!out.success) throw new Error(`deno bundle failed: ${new TextDecoder().decode(out.stderr)}`);
+  if (!built.success) throw new Error(`deno bundle failed: ${new TextDecoder().decode(built.stderr)}`);
 }
 
 if (!Deno.args.includes("--cold-only")) await roundTrips();
 const entries: Entry[] = [
   { label: "deno run", script: MAIN, flags: [] },
   // The floor: loading the MCP SDK and zod, then canned replies (what no server change can go under).
-  { label: "floor: SDK+zod", script: new URL("./cold_floor.ts", import.meta.url).pathname, flags: [] },
+  { label: "floor: SDK+zod", script: FLOOR, flags: [] },
 ];
 if (OTHER_MAIN) entries.push({ label: "other main", script: OTHER_MAIN, flags: [] });
 if (!Deno.args.includes("--no-bundle")) {
-  await buildBundle();
+  await buildBundle(MAIN, BUNDLE);
+  await buildBundle(FLOOR, FLOOR_BUNDLE);
   entries.push({ label: "bundle", script: BUNDLE, flags: ["--no-config"] });
+  entries.push({ label: "floor bundle", script: FLOOR_BUNDLE, flags: ["--no-config"] });
 }
 await coldStart(Number(Deno.env.get("COLD_RUNS") ?? 20), entries);
