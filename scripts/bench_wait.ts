@@ -5,7 +5,7 @@
  * costs), and server memory while 20 panes stream (RSS every 5 s; with --heap the V8 heap split
  * from the inspector, which itself adds a few MB).
  * Run: deno run -A scripts/bench_wait.ts [--quick] [--only latency|cost|memory] [--runs N] [--heap]
- *      [--main PATH]   (memory: also measure another checkout's main.ts, e.g. the code before a change)
+ *      [--main PATH]   (every section again with another checkout's main.ts, e.g. the code before a change)
  */
 import { parseArgs } from "node:util";
 import { TestServer } from "../tests/helpers/harness.ts";
@@ -37,8 +37,11 @@ const stats = (xs: number[]) => {
 };
 const fmt = (x: number) => x.toFixed(2);
 
-if (section("latency") || section("cost")) {
-  await using server = await TestServer.start();
+const mains: { label: string; main?: string }[] = [{ label: "this checkout" }];
+if (values.main) mains.push({ label: values.main, main: values.main });
+for (const { label, main } of section("latency") || section("cost") ? mains : []) {
+  console.log(`\n# ${label}`);
+  await using server = await TestServer.start(main ? { main } : {});
   await latencyAndCost(server);
 }
 
@@ -171,8 +174,6 @@ async function latencyAndCost(server: TestServer): Promise<void> {
   }
 }
 
-const mains: { label: string; main?: string }[] = [{ label: "this checkout" }];
-if (values.main) mains.push({ label: values.main, main: values.main });
 for (const { label, main } of section("memory") ? mains : []) await memory(label, main);
 
 /** Server RSS (and, with --heap, the V8 heap) while 20 owned panes stream under watch_pane. */
