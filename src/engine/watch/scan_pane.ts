@@ -77,17 +77,19 @@ export async function scanPane(
     const lines = decode ? scanner.push(bytes) : (scanner.keep(bytes), NO_LINES);
     return onChunk(lines, bytes, scanner);
   };
+  // A chunk that failed must not stop the chunks after it (nor reject where nobody listens).
+  const failed = (error: unknown) => console.error(`[tmuxwright] output of ${pane.paneId} not scanned:`, error);
   const feed = (bytes: Uint8Array): void | Promise<void> => {
     if (busy) {
       const copy = bytes.slice(); // %output arrives while a chunk is still worked on: keep it in order
-      const next: Promise<void> = busy.then(() => run(copy)).finally(() => {
+      const next: Promise<void> = busy.then(() => run(copy)).catch(failed).finally(() => {
         if (busy === next) busy = null;
       });
       return busy = next;
     }
     const pending = run(bytes);
     if (!pending) return;
-    const next: Promise<void> = pending.finally(() => {
+    const next: Promise<void> = pending.catch(failed).finally(() => {
       if (busy === next) busy = null;
     });
     return busy = next;
