@@ -40,13 +40,17 @@ export class TmuxServer {
 
   /** Runs several commands pipelined in one write; resolves when all replied (rejects on the first error). */
   async batch(commands: readonly string[][]): Promise<string[][]> {
-    const client = await this.#connection();
-    const started = performance.now();
-    const replies = client.runMany(commands).map((reply, i) => this.#timedReply(reply, commands[i], started));
-    const settled = await Promise.allSettled(replies);
+    const settled = await Promise.allSettled(await this.pipeline(commands));
     const failed = settled.find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
     return settled.map((s) => (s as PromiseFulfilledResult<string[]>).value);
+  }
+
+  /** Runs several commands pipelined in one write; one reply per command, each settling as it arrives. */
+  async pipeline(commands: readonly string[][]): Promise<Promise<string[]>[]> {
+    const client = await this.#connection();
+    const started = performance.now();
+    return client.runMany(commands).map((reply, i) => this.#timedReply(reply, commands[i], started));
   }
 
   /** A separate tmux process: for start-up, shutdown and anything that must not block the connection. */

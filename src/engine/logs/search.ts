@@ -21,17 +21,13 @@ export interface PaneMatches {
 export const MAX_LINE_CHARS = 4096;
 /** A whole search stops after this long and says so. */
 export const SEARCH_BUDGET_MS = 2000;
-/** Panes captured per pipelined batch; two batches are in flight at a time. */
-const BATCH = 10;
 /** Matching runs at most this long before other callers get the event loop. */
 const SLICE_MS = 10;
 
 /**
- * Searches the screen (and optionally scrollback) of many panes with pipelined `capture-pane -J`
- * (wrapped lines joined, so a match split by terminal wrapping is found). tmux runs a pipelined
- * batch's captures before it writes their replies, so the panes go in batches of BATCH with the
- * next batch always queued: tmux captures one batch while this process reads and matches the
- * one before (on two cores the two overlap instead of adding up).
+ * Searches the screen (and optionally scrollback) of many panes with `capture-pane -J` (wrapped
+ * lines joined, so a match split by terminal wrapping is found), all pipelined in one write on
+ * the control connection; each pane is matched as its reply arrives, while tmux captures the next.
  */
 export async function searchPanes(
   tmux: TmuxServer,
@@ -39,23 +35,21 @@ export async function searchPanes(
   options: SearchOptions,
 ): Promise<{ results: PaneMatches[]; timedOut: boolean }> {
   const deadline = performance.now() + SEARCH_BUDGET_MS;
-  const batches: PaneInfo[][] = [];
-  for (let i = 0; i < panes.length; i += BATCH) batches.push(panes.slice(i, i + BATCH));
-  const capture = (batch: readonly PaneInfo[]) => captureBatch(tmux, batch, options.scrollback);
-  const inFlight = batches.slice(0, 2).map(capture);
+  const args = (
+    pane: PaneInfo,
+  ) => ["capture-pane", "-p", "-J", "-t", pane.paneId, "-S", String(-options.scrollback), "-E", "-"];
+  // A pane can vanish between listing and capture: its reply is an error, and it is skipped.
+  const replies = (await tmux.pipeline(panes.map(args))).map((reply) => reply.catch(() => [] as string[]));
   const results: PaneMatches[] = [];
   let yielded = performance.now();
-  for (let b = 0; b < batches.length; b++) {
-    const captures = await inFlight[b];
-    if (b + 2 < batches.length) inFlight.push(capture(batches[b + 2]));
-    for (let p = 0; p < captures.length; p++) {
-      if (performance.now() > deadline) return { results, timedOut: true };
-      const found = matchLines(captures[p], options);
-      if (found) results.push({ pane: batches[b][p], ...found });
-      if (performance.now() - yielded > SLICE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        yielded = performance.now();
-      }
+  for (let p = 0; p < panes.length; p++) {
+    const lines = await replies[p];
+    if (performance.now() > deadline) return { results, timedOut: true };
+    const found = matchLines(lines, options);
+    if (found) results.push({ pane: panes[p], ...found });
+    if (performance.now() - yielded > SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      yielded = performance.now();
     }
   }
   return { results, timedOut: false };
@@ -71,14 +65,4 @@ function matchLines(lines: readonly string[], options: SearchOptions): Omit<Pane
     matches.push({ line: i + 1, text: text.trimEnd() });
   }
   return matches.length > 0 ? { matches, truncated: false } : null;
-}
-
-/** One pipelined batch; panes can vanish between listing and capture: then one by one, skipping gone ones. */
-async function captureBatch(tmux: TmuxServer, panes: readonly PaneInfo[], scrollback: number): Promise<string[][]> {
-  const args = (
-    pane: PaneInfo,
-  ) => ["capture-pane", "-p", "-J", "-t", pane.paneId, "-S", String(-scrollback), "-E", "-"];
-  return await tmux.batch(panes.map(args)).catch(() =>
-    Promise.all(panes.map((pane) => tmux.run(...args(pane)).catch(() => [] as string[])))
-  );
 }
