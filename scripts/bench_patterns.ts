@@ -1,9 +1,11 @@
 /**
  * Pattern matching cost (src/patterns) against native RegExp: ns per line over 1e6 short lines
  * that do not match (the common case of a watched pane), per line and as one chunk; compile
- * time; and what importing the module and loading the regex engine add to a `deno run`.
+ * time; what importing the module and loading the regex engine add to a `deno run`; and the
+ * worst case the instruction limit bounds: one adversarial 4,096-character line (the longest a
+ * wait or search matches of one line) against patterns of growing size whose automaton gives up.
  *
- *   deno run -A scripts/bench_patterns.ts
+ *   deno run -A scripts/bench_patterns.ts [--only adversarial]
  */
 import { compilePattern, type Pattern, PatternCompiler } from "../src/patterns/mod.ts";
 
@@ -174,6 +176,46 @@ async function importing(): Promise<void> {
   }
 }
 
-await compiling();
-await matching();
-await importing();
+/**
+ * Cost of one adversarial line by program size: `(?:a|ab|ba)(?:[ab]|aa){N}d` on random a/b text
+ * ending in "d" (the required string is there, so nothing short-cuts the automaton). Median of
+ * five, after a warm-up, for test() and for firstMatchingLine() on the line.
+ */
+async function adversarial(): Promise<void> {
+  const compiler = new PatternCompiler({ maxProgramSize: 100_000 });
+  const engine = await import("re2js");
+  let x = 7;
+  const random = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const line = Array.from({ length: 4095 }, () => (random() < 0.5 ? "a" : "b")).join("") + "d";
+  console.log("\nadversarial 4,096-character line, ms (median of 5):");
+  for (const n of [25, 60, 120, 180, 250]) {
+    const source = `(?:a|ab|ba)(?:[ab]|aa){${n}}d`;
+    const size = engine.RE2JS.compile(source).programSize();
+    const pattern = await compiler.compile(source);
+    const time = (run: () => unknown) => {
+      run();
+      const samples: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        run();
+        samples.push(performance.now() - started);
+      }
+      return samples.sort((a, b) => a - b)[2];
+    };
+    const test = time(() => pattern.test(line));
+    const chunk = time(() => pattern.firstMatchingLine(line + "\n"));
+    console.log(
+      `  ${String(size).padStart(5)} instructions  test ${test.toFixed(1).padStart(6)}  ` +
+        `firstMatchingLine ${chunk.toFixed(1).padStart(6)}   ${source}`,
+    );
+  }
+}
+
+if (Deno.args.includes("--only") && Deno.args[Deno.args.indexOf("--only") + 1] === "adversarial") {
+  await adversarial();
+} else {
+  await compiling();
+  await matching();
+  await importing();
+  await adversarial();
+}

@@ -17,11 +17,11 @@ export interface PatternLimits {
   /** Longest source accepted, in UTF-16 units. Default 10,000. */
   maxLength?: number;
   /**
-   * Most RE2 instructions a regex may compile to. Matching is linear in the text, but the cost
-   * per character grows with the program when the DFA gives up (~25-50 ns per instruction per
-   * character, scripts/bench_patterns.ts), so this bounds the worst case: a 4,096-character line
-   * (the most a wait or search matches of one line) costs ~100-250 ms at 1,000 instructions,
-   * ~50-120 ms at 500. Default 500.
+   * Most RE2 instructions a regex may compile to. Matching is linear in the text, but once the
+   * DFA gives up the cost per character grows with the program. One adversarial 4,096-character
+   * line (the longest a wait or search matches; scripts/bench_patterns.ts): up to ~50 ms at 490
+   * instructions, where the DFA still copes with test(); 120-180 ms at 730 and 200-250 ms at 1,010,
+   * where it gives up. Default 500.
    */
   maxProgramSize?: number;
   /** Loads the regex engine; defaults to importing re2js. */
