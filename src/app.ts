@@ -75,14 +75,15 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const executor = new Executor(tmux, output, config.stateDir);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
+  const proc = new ProcReader(tmux, config.stateDir);
   return {
     config,
     tmux,
     workspace,
     output,
-    proc: new ProcReader(tmux, config.stateDir),
+    proc,
     executor,
-    processes: new ProcessManager(workspace, executor, events),
+    processes: new ProcessManager(workspace, executor, events, proc),
     jobs: executor.jobs,
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),

@@ -8,4 +8,4 @@ export { logSize } from "./follower.ts";
 export { ensureLogDir, logDir, logPathFor, pipeCommand } from "./log_files.ts";
 export { logEntries, type LogEntry, pruneLogs, recordLog } from "./registry.ts";
 export { concatBytes, listSegments, logStart, readLogRange, readRange, type Segment } from "./rotation.ts";
-export { renderTerminalText } from "./render.ts";
+export { renderPartialLine, renderTerminalText } from "./render.ts";

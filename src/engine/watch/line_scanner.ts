@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
-import { renderTerminalText } from "../output/mod.ts";
+import { renderPartialLine, renderTerminalText } from "../output/mod.ts";
 
 /**
  * Turns a pane's byte stream into rendered lines as it arrives. One streaming TextDecoder per
@@ -72,12 +72,10 @@ export class LineScanner {
     return render(this.#partial);
   }
 
-  /** The incomplete line with its trailing blanks kept, so a prompt regex like `>>> ` can match. */
+  /** The incomplete line with the blanks before the cursor kept, so a prompt regex like `^>>> $` can match. */
   get partialForMatch(): string | null {
-    const rendered = this.partial;
-    if (rendered === null) return null;
-    const tail = /[ \t]*$/.exec(stripVTControlCharacters(this.#partial.slice(this.#partial.lastIndexOf("\r") + 1)));
-    return rendered + (tail?.[0] ?? "");
+    if (this.#skipping || this.#partial === "") return null;
+    return renderPartialLine(this.#partial);
   }
 
   /** The last kept lines plus the incomplete one. */

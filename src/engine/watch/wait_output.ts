@@ -125,6 +125,16 @@ async function lineInProgress(path: string, size: number): Promise<boolean> {
   }
 }
 
+/**
+ * The visible screen as lines to match (wrapped lines joined). The last line with text keeps the
+ * blanks the program wrote after it (`-N`): that is the line being written, a prompt like `name? `.
+ */
+async function screenForMatch(tmux: TmuxServer, paneId: string): Promise<string[]> {
+  const lines = await tmux.run("capture-pane", "-p", "-J", "-N", "-t", paneId);
+  const last = lines.findLastIndex((l) => l.trim() !== "");
+  return lines.map((l, i) => i === last ? l : l.trimEnd());
+}
+
 /** The visible screen as lines (wrapped lines joined). */
 export async function visibleLines(tmux: TmuxServer, paneId: string): Promise<string[]> {
   return (await tmux.run("capture-pane", "-p", "-J", "-t", paneId)).map((l) => l.trimEnd());
@@ -168,7 +178,7 @@ export async function waitForOutput(
       test(scanner.partialForMatch, "output");
     }, { echoGuard: options.since !== "screen" });
     if (options.since === "screen") {
-      screen = await visibleLines(deps.tmux, pane.paneId);
+      screen = await screenForMatch(deps.tmux, pane.paneId);
       for (const line of screen.toReversed()) test(line, "screen");
     }
     const current = scan;

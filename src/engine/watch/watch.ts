@@ -189,7 +189,7 @@ export async function watchPane(
       outputSeen = true;
       armIdle();
       const rang = bell.push(bytes);
-      const partial = scanner.partial;
+      const partial = scanner.partialForMatch; // a prompt keeps its trailing blanks: `name? `
       const candidates = partial === null ? lines : [...lines, partial];
       for (const t of triggers) {
         if (t.kind === "change") return fire({ trigger: t.name });

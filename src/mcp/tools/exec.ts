@@ -108,10 +108,10 @@ export const execTools = [
     },
     result: {
       ...RESULT_PANE_IDS,
-      outcome: "started (no ready), ready, exited or timeout",
+      outcome: "started (no ready), ready, exited, input (it waits for terminal input) or timeout",
       matched_line: "with ready: the line that matched",
       exit_code: "outcome exited: the process's exit status",
-      last_lines: "exited or timeout: the last output lines",
+      last_lines: "exited, input or timeout: the last output lines",
       elapsed_ms: "time until the outcome",
       timeout_ms: "with timeout_clamped: the timeout used",
       timeout_clamped: "the requested timeout was above the maximum",
