@@ -12,6 +12,7 @@ import { BufferRegistry } from "./engine/buffers/mod.ts";
 import { Channels } from "./engine/channels/mod.ts";
 import { DisplayPane } from "./engine/display/mod.ts";
 import { PatternCompiler } from "./patterns/mod.ts";
+import { ShellIntegration } from "./engine/integration/mod.ts";
 import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
 
 /**
@@ -67,7 +68,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const audit = await openAudit(config);
   const events = new ServerEvents();
   events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
-  const workspace = new Workspace(config, events);
+  const workspace = new Workspace(config, events, new ShellIntegration(config.stateDir));
   const tmux = workspace.tmux;
   tmux.onStatus((status) => logTmuxStatus(events, status));
   const paneSet = new PaneSetWatcher(tmux, events);

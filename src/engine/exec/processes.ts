@@ -1,7 +1,6 @@
 import type { Workspace } from "../panes/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { type Executor, type Typed, wakeOn } from "./executor.ts";
-import { waitForPrompt } from "./prompt.ts";
 import { lastLines, type LineTest } from "./process_lines.ts";
 import { awaitReady, type ReadyOutcome } from "./ready_wait.ts";
 import type { ProcReader } from "../watch/mod.ts";
@@ -82,14 +81,8 @@ export class ProcessManager {
     const release = await this.executor.locks.acquire(pane.paneId, options.signal);
     let typed: Typed;
     try {
-      const shell = await waitForPrompt(
-        this.workspace.tmux,
-        pane,
-        "start a process in",
-        options.signal,
-        options.pane === undefined,
-      );
-      typed = await this.executor.type(pane, shell, command, { keepBytes: PROCESS_KEEP_BYTES });
+      const prepared = await this.executor.prepare(pane, "start a process in", options.signal, options.pane === undefined);
+      typed = await this.executor.type(prepared, command, { keepBytes: PROCESS_KEEP_BYTES });
     } finally {
       release();
     }
