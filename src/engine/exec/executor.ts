@@ -91,7 +91,8 @@ export class Executor {
       const { scanner, collector } = typed;
       if (outcome === "done") {
         const { text, truncated } = collector.text(scanner.startEnd!, scanner.end!.offset);
-        return { output: text, exitCode: scanner.end!.status, timedOut: false, durationMs, truncated };
+        const shellExited = scanner.shellExited ? { shellExited: true } : {};
+        return { output: text, exitCode: scanner.end!.status, timedOut: false, durationMs, truncated, ...shellExited };
       }
       if (outcome === "shell_gone") {
         const { text, truncated } = collector.text(scanner.startEnd ?? typed.received, typed.received);

@@ -8,6 +8,8 @@ export interface CommandMarks {
   readonly end: { offset: number; status: number } | null;
   /** A continuation prompt came before the command started: the typed text is incomplete. */
   readonly incomplete: boolean;
+  /** The shell the command was typed into ended (an `exit` in a shell started inside an integrated one). */
+  readonly shellExited?: boolean;
   /** Feeds bytes at stream offset `offset`; true when something new was found. */
   push(bytes: Uint8Array, offset: number): boolean;
 }
@@ -69,5 +71,47 @@ export class HookScanner implements CommandMarks {
     } else {
       this.#carry = text.slice(-(PASTE_OFF.length - 1));
     }
+  }
+}
+
+/**
+ * The wrapper line typed into a shell started inside an integrated one (`bash` typed at its
+ * prompt): when that shell ends (`exit 3`), the wrapper's end marker never comes, but the outer
+ * shell's end mark does, with the nested shell's status.
+ */
+export class NestedScanner implements CommandMarks {
+  readonly #outer: MarkReader;
+  #ended: { offset: number; status: number } | null = null;
+
+  constructor(readonly inner: CommandMarks, nonce: string, private readonly seq: number | null) {
+    this.#outer = new MarkReader(nonce);
+  }
+
+  get startEnd(): number | null {
+    return this.inner.startEnd ?? (this.#ended ? this.#ended.offset : null);
+  }
+
+  get end(): { offset: number; status: number } | null {
+    return this.inner.end ?? this.#ended;
+  }
+
+  get incomplete(): boolean {
+    return false;
+  }
+
+  get shellExited(): boolean {
+    return this.inner.end === null && this.#ended !== null;
+  }
+
+  push(bytes: Uint8Array, offset: number): boolean {
+    let found = this.inner.push(bytes, offset);
+    for (const mark of this.#outer.push(bytes, offset)) {
+      const ours = this.seq === null || mark.seq === null || mark.seq >= this.seq;
+      if (mark.kind === "E" && ours && this.inner.end === null && this.#ended === null) {
+        this.#ended = { offset: mark.offset, status: mark.status ?? 0 };
+        found = true;
+      }
+    }
+    return found;
   }
 }

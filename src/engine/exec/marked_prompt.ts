@@ -28,7 +28,7 @@ export async function markedPrompt(
   pane: PaneInfo,
   marks: ShellMarks,
   options: { graceMs: number; signal?: AbortSignal; isDead: () => Promise<boolean> },
-): Promise<PromptState> {
+): Promise<{ state: PromptState; last: Mark | null }> {
   const judge = (mark: Mark): PromptState | null => {
     if (mark.kind === "P") return mark.pid === pane.pid ? "ready" : "busy";
     if (mark.kind === "N") return "unmarked";
@@ -43,17 +43,17 @@ export async function markedPrompt(
     const from = Math.max(0, stream.start - TAIL_BYTES);
     const tail = lastMark(await readLogRange(pane.logPath!, from, stream.start), from, marks.nonce);
     let last: Mark | null = seen ?? tail;
-    if (last === null && stream.start > TAIL_BYTES) return "unmarked"; // no mark for a long while
+    if (last === null && stream.start > TAIL_BYTES) return { state: "unmarked", last }; // no mark for a long while
     const deadline = performance.now() + (last === null ? options.graceMs : PROMPT_DRAW_MS);
     for (;;) {
       const state = last === null ? null : judge(last);
-      if (state !== null) return state;
+      if (state !== null) return { state, last };
       const now = performance.now();
-      if (now >= deadline) return last === null ? "unmarked" : "busy";
+      if (now >= deadline) return { state: last === null ? "unmarked" : "busy", last };
       options.signal?.throwIfAborted();
       await wakeOn(stream.changed(), Math.min(DEAD_CHECK_MS, deadline - now), options.signal);
       last = seen ?? last;
-      if (seen === null && last === null && await options.isDead()) return "busy";
+      if (seen === null && last === null && await options.isDead()) return { state: "busy", last };
     }
   } finally {
     stop();

@@ -81,7 +81,12 @@ export class ProcessManager {
     const release = await this.executor.locks.acquire(pane.paneId, options.signal);
     let typed: Typed;
     try {
-      const prepared = await this.executor.prepare(pane, "start a process in", options.signal, options.pane === undefined);
+      const prepared = await this.executor.prepare(
+        pane,
+        "start a process in",
+        options.signal,
+        options.pane === undefined,
+      );
       typed = await this.executor.type(prepared, command, { keepBytes: PROCESS_KEEP_BYTES });
     } finally {
       release();

@@ -22,7 +22,11 @@ export class PaneStream {
   static async open(output: PaneOutput, pane: PaneInfo): Promise<PaneStream> {
     const logged = output.followsLog(pane);
     const stream = new PaneStream(logged ? await logSize(pane.logPath!) : 0, logged);
-    const subscription = await output.subscribe(pane, (bytes) => stream.#deliver(bytes), logged ? stream.start : undefined);
+    const subscription = await output.subscribe(
+      pane,
+      (bytes) => stream.#deliver(bytes),
+      logged ? stream.start : undefined,
+    );
     stream.#close = () => subscription.close();
     return stream;
   }

@@ -4,7 +4,7 @@ import { ACCEPT_KEY, type ShellMarks } from "../integration/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { OutputCollector } from "./collector.ts";
-import { type CommandMarks, HookScanner } from "./hook_scanner.ts";
+import { type CommandMarks, HookScanner, NestedScanner } from "./hook_scanner.ts";
 import { markedPrompt } from "./marked_prompt.ts";
 import { commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
 import { PROMPT_GRACE_MS, type ShellKind, waitForPrompt } from "./prompt.ts";
@@ -19,6 +19,8 @@ export interface Prepared {
   /** The shell's integration, when its shell waits at its prompt and prints marks. */
   marks: ShellMarks | null;
   shell: { kind: ShellKind; name: string };
+  /** Typing into a shell started inside an integrated one: the outer shell's nonce and running command. */
+  outer?: { nonce: string; seq: number | null };
 }
 
 /** How long an integrated shell may take to react to an accepted line (its S, E or C mark). */
@@ -49,10 +51,11 @@ export class Typist {
   /** Follows the pane's output and waits until its shell is at its prompt (PANE_BUSY / PANE_DEAD otherwise). */
   async prepare(pane: PaneInfo, action: string, signal?: AbortSignal, fresh = false): Promise<Prepared> {
     const stream = await PaneStream.open(this.output, pane);
+    let outer: Prepared["outer"];
     try {
       const key = `${pane.paneId}:${pane.pid}`;
       if (pane.marks && stream.logged && !pane.dead && !this.#unmarked.has(key)) {
-        const state = await markedPrompt(stream, pane, pane.marks, {
+        const { state, last } = await markedPrompt(stream, pane, pane.marks, {
           graceMs: PROMPT_GRACE_MS,
           signal,
           isDead: async () => (await foreground(this.tmux, pane.paneId)).dead,
@@ -62,8 +65,11 @@ export class Typist {
           return { pane, stream, marks: pane.marks, shell: { kind, name: pane.marks.shell } };
         }
         if (state === "unmarked") this.#unmarked.add(key);
+        // A shell started inside the integrated one: when it ends, the outer shell's end mark says so.
+        if (last?.kind === "S") outer = { nonce: pane.marks.nonce, seq: last.seq };
       }
-      return { pane, stream, marks: null, shell: await waitForPrompt(this.tmux, pane, action, signal, fresh) };
+      const shell = await waitForPrompt(this.tmux, pane, action, signal, fresh);
+      return { pane, stream, marks: null, shell, outer };
     } catch (error) {
       stream.close();
       throw error;
@@ -130,7 +136,9 @@ export class Typist {
     const id = newMarkerId(++this.#count);
     const file = join(await this.#execDir(), `${id}.sh`);
     await Deno.writeTextFile(file, commandFile(shell.kind, command, options.cwd), { mode: 0o600 });
-    const typed = follow(prepared, id, new MarkerScanner(id), new OutputCollector(options.keepBytes), () => {
+    const markers = new MarkerScanner(id);
+    const scanner = prepared.outer ? new NestedScanner(markers, prepared.outer.nonce, prepared.outer.seq) : markers;
+    const typed = follow(prepared, id, scanner, new OutputCollector(options.keepBytes), () => {
       Deno.remove(file).catch(() => {});
     });
     try {

@@ -73,7 +73,11 @@ export class ShellIntegration {
       case "zsh":
         return { argv: [SH, "-c", WITH_ZDOTDIR, "tmuxwright-zsh", join(dir, "zsh"), shell, ...loginFlag], env, marks };
       case "fish":
-        return { argv: [shell, ...loginFlag, "--init-command", `source ${fishQuote(join(dir, "init.fish"))}`], env, marks };
+        return {
+          argv: [shell, ...loginFlag, "--init-command", `source ${fishQuote(join(dir, "init.fish"))}`],
+          env,
+          marks,
+        };
       case "dash":
         return { argv: [SH, "-c", WITH_ENV, "tmuxwright-sh", join(dir, "env.sh"), shell, ...loginFlag], env, marks };
     }

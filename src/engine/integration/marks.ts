@@ -46,10 +46,14 @@ function parseFields(kind: string, fields: string[]): Pick<Mark, "seq" | "status
   if (kind === "S" && fields.length === 1 && (fields[0] === "-" || int(fields[0]) !== null)) {
     return { seq: seq(fields[0]), status: null, pid: null };
   }
-  if (kind === "E" && fields.length === 2 && int(fields[1]) !== null && (fields[0] === "-" || int(fields[0]) !== null)) {
+  if (
+    kind === "E" && fields.length === 2 && int(fields[1]) !== null && (fields[0] === "-" || int(fields[0]) !== null)
+  ) {
     return { seq: seq(fields[0]), status: int(fields[1]), pid: null };
   }
-  if (kind === "P" && fields.length === 1 && int(fields[0]) !== null) return { seq: null, status: null, pid: int(fields[0]) };
+  if (kind === "P" && fields.length === 1 && int(fields[0]) !== null) {
+    return { seq: null, status: null, pid: int(fields[0]) };
+  }
   if ((kind === "C" || kind === "N") && fields.length === 0) return { seq: null, status: null, pid: null };
   return null;
 }

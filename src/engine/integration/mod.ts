@@ -4,5 +4,5 @@
  * so commands are typed as they are and a pane shows them, not plumbing. Depends on nothing.
  */
 export { decodeMarks, encodeMarks, type Launch, ShellIntegration, type ShellMarks, type TypingMode } from "./launch.ts";
-export { lastMark, MARK_OSC, type Mark, type MarkKind, MarkReader, newNonce } from "./marks.ts";
+export { lastMark, type Mark, MARK_OSC, type MarkKind, MarkReader, newNonce } from "./marks.ts";
 export { ACCEPT_KEY } from "./scripts.ts";

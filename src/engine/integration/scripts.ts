@@ -176,12 +176,15 @@ unset TMUXWRIGHT_SHELL_MARKS
 if [ -n "$__tw_n" ] && [ -z "\${BASH_VERSION-}\${KSH_VERSION-}\${ZSH_VERSION-}\${YASH_VERSION-}\${BB_ASH_VERSION-}" ]; then
   __tw_o=$(printf '\\033]6973;%s;' "$__tw_n")
   __tw_b=$(printf '\\007')
-  PS1="\${__tw_o}E;-;"'$?'"$__tw_b\${PS1-\\$ }\${__tw_o}P;$$$__tw_b"
+  __tw_c=0
+  # \${__tw_c} counts the commands __tw_run ran: an end mark a command prints cannot end a later one.
+  PS1="\${__tw_o}E;"'\${__tw_c};$?'"$__tw_b\${PS1-\\$ }\${__tw_o}P;$$$__tw_b"
   PS2="\${__tw_o}C$__tw_b\${PS2-> }"
   __tw_run() {
     stty echo 2>/dev/null
     sed '1!s/^/> /' "$1"
-    printf '%sS;-%s' "$__tw_o" "$__tw_b"
+    __tw_c=$((__tw_c + 1))
+    printf '%sS;%s%s' "$__tw_o" "$__tw_c" "$__tw_b"
     . "$1"
   }
 elif [ -n "$__tw_n" ]; then
