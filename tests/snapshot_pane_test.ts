@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { initWasm, Resvg } from "@resvg/resvg-wasm";
 import "dejavu-fonts-ttf/package.json" with { type: "json" };
 import { TestServer, until } from "./helpers/harness.ts";
+import { snapshotPng } from "./helpers/png_image.ts";
 
 interface Snapshot {
   content: string;
@@ -85,4 +86,65 @@ Deno.test("snapshot_pane html and svg show colours, bold and the text; the svg r
   let light = 0;
   for (let y = 8; y < 25; y++) for (let x = 8 + 10 * 8.4; x < 8 + 14 * 8.4; x++) if (at(x, y)[0] > 150) light++;
   assert(light > 40, `bold glyph pixels: ${light}`);
+});
+
+Deno.test("snapshot_pane theme light draws html and svg on white with the light palette", async () => {
+  await using server = await TestServer.start();
+  const pane = await colouredPane(server);
+  const html =
+    (await server.call<Snapshot>("snapshot_pane", { pane_id: pane, format: "html", theme: "light" })).content;
+  assert(html.includes("background:#ffffff;color:#1e1e1e"), html.slice(0, 200));
+  assert(html.includes('color:#b21818">RED ALERT</span>'), "palette red of the light theme");
+  const svg = (await server.call<Snapshot>("snapshot_pane", { pane_id: pane, format: "svg", theme: "light" })).content;
+  assert(svg.includes('fill="#ffffff"/>') && svg.includes('fill="#b21818"'), svg.slice(0, 300));
+  const refused = await server.callError("snapshot_pane", { pane_id: pane, format: "svg", theme: "solarized" });
+  assert(refused.startsWith("INVALID_ARGUMENT: "), refused);
+});
+
+Deno.test("snapshot_pane path saves the rendering in the state directory and nowhere else", async () => {
+  await using server = await TestServer.start();
+  const pane = await colouredPane(server);
+  const folder = `${server.dir}/state/snapshots`;
+  const html = await server.call<Snapshot & { path: string }>("snapshot_pane", {
+    pane_id: pane,
+    format: "html",
+    path: "screen",
+  });
+  assertEquals(html.path, `${folder}/screen.html`); // the format's extension is added
+  assertEquals(await Deno.readTextFile(html.path), html.content);
+  assertEquals((await Deno.stat(html.path)).mode! & 0o777, 0o600);
+  const { fields, png } = await snapshotPng(server, { pane_id: pane, path: "screen.png" });
+  assertEquals(fields.path, `${folder}/screen.png`);
+  assertEquals(await Deno.readFile(`${folder}/screen.png`), png);
+  // The absolute path a call returned names the same file: saving again replaces it.
+  const again = await server.call<{ path: string }>("snapshot_pane", { pane_id: pane, path: `${folder}/screen.txt` });
+  assertEquals(
+    await Deno.readTextFile(again.path),
+    (await server.call<Snapshot>("snapshot_pane", { pane_id: pane })).content,
+  );
+
+  await Deno.symlink(`${server.dir}/linked.svg`, `${folder}/link.svg`);
+  const outside = [
+    ["../escape.png", "png"],
+    [`${server.dir}/escape.png`, "png"],
+    ["/tmp/escape.png", "png"],
+    ["sub/escape.png", "png"],
+    [".hidden.png", "png"],
+    ["screen.html", "png"], // another format's extension
+    ["link.svg", "svg"], // a symbolic link planted in the folder
+  ];
+  for (const [path, format] of outside) {
+    const error = await server.callError("snapshot_pane", { pane_id: pane, format, path });
+    assert(error.startsWith(`INVALID_ARGUMENT: Cannot save snapshot to `), error);
+    assert(/snapshots/.test(error), `the error says where snapshots go: ${error}`);
+  }
+  for (const file of [`${server.dir}/escape.png`, `${server.dir}/state/escape.png`, `${server.dir}/linked.svg`]) {
+    assert(!(await Deno.stat(file).then(() => true, () => false)), `${file} must not exist`);
+  }
+  assertEquals((await Array.fromAsync(Deno.readDir(folder))).map((e) => e.name).sort(), [
+    "link.svg",
+    "screen.html",
+    "screen.png",
+    "screen.txt",
+  ]);
 });

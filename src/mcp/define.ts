@@ -1,6 +1,7 @@
 import type * as z from "zod";
 import type { Profile, Tier, ToolGroup } from "../config.ts";
 import type { ToolContext } from "./context.ts";
+import type { ImageResult } from "./results.ts";
 import type { ErrorCode } from "../engine/errors.ts";
 
 export interface Annotations {
@@ -33,7 +34,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
    * ones every tool shares (bad arguments, tier, pane_id not found, cancelled waits, tmux).
    */
   errors?: Partial<Record<ErrorCode, string>>;
-  handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<Record<string, unknown>>;
+  /** Structured fields (sent as structured content and as JSON text), or those fields with an image. */
+  handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<Record<string, unknown> | ImageResult>;
 }
 
 /** Keeps each definition's handler typed by its own schema. */

@@ -16,10 +16,12 @@ import { ToolError, toToolError } from "../engine/errors.ts";
 import { type Config, type Profile, TIERS } from "../config.ts";
 import { scrubErrorText } from "../safety/scrub.ts";
 import { inputJsonSchema } from "./schema.ts";
+import { ImageResult } from "./results.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
 // Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
 export const MAX_RESPONSE_CHARS = 1_000_000;
+export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 /** Calls the server refused for safety, worth a log line (not mistakes like a wrong pane id). */
 const REFUSALS = new Set(["TIER_DENIED", "PROTECTED_TARGET"]);
 
@@ -133,7 +135,12 @@ async function callTool(
     code = error.code;
     if (REFUSALS.has(error.code)) context.onRefused?.(name, error);
   }
-  const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+  const sent = result.content.reduce(
+    (n, block) =>
+      n + (block.type === "text" ? new TextEncoder().encode(block.text).length : 0) +
+      (block.type === "image" ? block.data.length : 0),
+    0,
+  );
   await app.audit.record({
     tool: name,
     paneId: ctx.paneId ?? (typeof args.pane_id === "string" ? args.pane_id : null),
@@ -141,7 +148,7 @@ async function callTool(
     outcome,
     error: code,
     durationMs: performance.now() - started,
-    outputBytes: outcome === "denied" ? 0 : new TextEncoder().encode(text).length,
+    outputBytes: outcome === "denied" ? 0 : sent,
   });
   return result;
 }
@@ -156,17 +163,22 @@ function invalidArguments(tool: string, error: z.ZodError): ToolError {
   );
 }
 
-export function okResult(value: Record<string, unknown>): CallToolResult {
-  let text = JSON.stringify(value);
-  if (text.length > MAX_RESPONSE_CHARS) {
+/** Structured fields as structured content and JSON text; an image result adds MCP image content after the text. */
+export function okResult(value: Record<string, unknown> | ImageResult): CallToolResult {
+  const fields = value instanceof ImageResult ? value.fields : value;
+  let text = JSON.stringify(fields);
+  const image = value instanceof ImageResult ? value : null;
+  if (text.length > MAX_RESPONSE_CHARS || (image && image.data.length > MAX_IMAGE_BYTES)) {
     text = JSON.stringify({
       error: "RESPONSE_TOO_LARGE",
-      limit_chars: MAX_RESPONSE_CHARS,
-      hint: "Ask for fewer lines.",
+      ...(image ? { limit_image_bytes: MAX_IMAGE_BYTES } : { limit_chars: MAX_RESPONSE_CHARS }),
+      hint: image ? "Ask for scale 1, or format svg or text." : "Ask for fewer lines.",
     });
     return { content: [{ type: "text", text }], isError: true };
   }
-  return { content: [{ type: "text", text }], structuredContent: value };
+  const content: CallToolResult["content"] = [{ type: "text", text }];
+  if (image) content.push({ type: "image", data: image.data.toBase64(), mimeType: image.mimeType });
+  return { content, structuredContent: fields };
 }
 
 /** The agent-facing error text: never echoes payload arguments (text, keys, command, input, env values). */

@@ -65,3 +65,12 @@ export function windowSummary(window: WindowInfo): Record<string, unknown> {
     owned: window.owned,
   };
 }
+
+/** A result with an image: MCP image content beside the structured fields (which also go out as JSON text). */
+export class ImageResult {
+  constructor(
+    readonly fields: Record<string, unknown>,
+    readonly data: Uint8Array,
+    readonly mimeType: string,
+  ) {}
+}

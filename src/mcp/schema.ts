@@ -5,8 +5,10 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 /**
  * The JSON Schema a client sees for a tool's arguments, without what only costs context: the
- * `$schema` key on every tool, the ±2^53−1 bounds zod emits for `.int()`, and string length bounds
- * (ids are short, payload limits are megabytes; a call past a bound gets an error naming it).
+ * `$schema` key on every tool, the ±2^53−1 bounds zod emits for `.int()`, string length bounds (ids are
+ * short, payload limits are megabytes) and the regex patterns of ids and names (each argument's
+ * description says what it takes; ~350 tokens over the `all` profile). A call past a bound or
+ * outside a pattern gets an error naming the rule.
  * Validation is unchanged: every call is checked with the zod schema itself.
  */
 export function inputJsonSchema(schema: z.ZodObject): Tool["inputSchema"] {
@@ -28,6 +30,7 @@ function trim(node: unknown): void {
   if (record.type === "string") {
     delete record.minLength;
     delete record.maxLength;
+    delete record.pattern;
   }
   for (const value of Object.values(record)) trim(value);
 }

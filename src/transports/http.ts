@@ -12,8 +12,7 @@ import {
 } from "../http/mod.ts";
 import { listenProblem } from "../http/permissions.ts";
 import { directoryProblem } from "../safety/sandbox.ts";
-
-const SHUTDOWN_BUDGET_MS = 800;
+import { onStop, SHUTDOWN_BUDGET_MS } from "./shutdown.ts";
 
 /** `tmux -V`, or null when tmux is not installed. */
 export async function tmuxVersion(): Promise<string | null> {
@@ -72,23 +71,11 @@ export async function serveAppOverHttp(app: App | null, options: HttpModeOptions
     createMcpServer: options.mcp && app ? () => createServer(app) : null,
     checkDirectory: directoryKind,
   });
-  let stopping = false;
-  const stop = async (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.error(`[tmuxwright] stopping: ${why}`);
-    const timer = setTimeout(() => Deno.exit(0), SHUTDOWN_BUDGET_MS);
-    try {
-      await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, SHUTDOWN_BUDGET_MS / 2))]);
-      await options.bridge.close();
-      await app?.close();
-    } catch (error) {
-      console.error("[tmuxwright] cleanup failed:", error);
-    }
-    clearTimeout(timer);
-    Deno.exit(0);
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => stop(signal));
+  onStop(async () => {
+    await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, SHUTDOWN_BUDGET_MS / 2))]);
+    await options.bridge.close();
+    await app?.close();
+  });
   app?.workspace.reapStale().catch(() => {});
   return server;
 }

@@ -136,11 +136,16 @@ export class TestServer {
     return text;
   }
 
-  /** Calls a tool and returns its first text block and error flag. */
-  async raw(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-    const result = CallToolResultSchema.parse(
+  /** Calls a tool and returns its whole result: every content block, structured content, error flag. */
+  async result(name: string, args: Record<string, unknown> = {}) {
+    return CallToolResultSchema.parse(
       await this.client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 }),
     );
+  }
+
+  /** Calls a tool and returns its first text block and error flag. */
+  async raw(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+    const result = await this.result(name, args);
     const first = result.content[0];
     return { text: first?.type === "text" ? first.text : "", isError: result.isError === true };
   }

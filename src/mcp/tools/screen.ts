@@ -1,9 +1,9 @@
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
-import { paneIds, RESULT_PANE_IDS } from "../results.ts";
+import { ImageResult, paneIds, RESULT_PANE_IDS } from "../results.ts";
 import { resolveAndCapture } from "../../engine/panes/mod.ts";
-import { readScreen, toHtml, toSvg } from "../../engine/screen/mod.ts";
+import { type PngScale, readScreen, snapshotFile, THEME_NAMES, writeSnapshotFile } from "../../engine/screen/mod.ts";
 
 /** Reading what a pane shows: its output as text, and its screen as a person sees it. */
 export const screenTools = [
@@ -57,16 +57,24 @@ export const screenTools = [
     name: "snapshot_pane",
     title: "Snapshot pane",
     description: "The visible screen with cursor, mode, size, scroll position and history size; " +
-      "`format` ansi keeps colours, html/svg render it as a person sees it.",
+      "`format` ansi keeps colours, html/svg/png (an image) render it as a person sees it; " +
+      "`path` also saves it under that file name in the state directory.",
     profile: "agent",
     group: "screen",
     tier: "readonly",
     annotations: READ_ONLY,
-    input: { pane_id: paneIdArg, format: z.enum(["text", "ansi", "html", "svg"]).optional() },
+    input: {
+      pane_id: paneIdArg,
+      format: z.enum(["text", "ansi", "html", "svg", "png"]).optional(),
+      theme: z.enum(THEME_NAMES).optional().describe("default dark"),
+      scale: z.number().int().min(1).max(2).optional().describe("png: 2 doubles the pixels"),
+      path: z.string().min(1).max(255).optional(),
+    },
     result: {
       ...RESULT_PANE_IDS,
-      format: "text, ansi, html or svg",
-      content: "the screen in that format",
+      format: "text, ansi, html, svg or png",
+      content: "the screen in that format (not for png, which comes as MCP image content after this JSON)",
+      path: "with `path`: the absolute path of the saved file, in the state directory's snapshots folder",
       cursor: "cursor position {x, y}",
       mode: "tmux pane mode (copy-mode …) or null",
       size: "{width, height}",
@@ -75,22 +83,24 @@ export const screenTools = [
       alternate_screen: "a full-screen program (vim, less) holds the screen",
       status: "running or exited",
     },
+    errors: {
+      INVALID_ARGUMENT: "`path` is not a file name for the snapshots folder, or a PNG would exceed 8000 pixels a side",
+    },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
       const format = args.format ?? "text";
+      const { stateDir } = ctx.app.config;
+      const file = args.path === undefined ? null : snapshotFile(stateDir, args.path, format);
       const screen = await readScreen(ctx.tmux, pane.paneId, format !== "text");
       const { state } = screen;
-      let content: string;
-      if (format === "html" || format === "svg") {
-        const runs = await ctx.app.screens.runs(screen);
-        content = format === "html" ? toHtml(screen, runs) : toSvg(screen, runs);
-      } else {
-        content = screen.rows.join("\n");
-      }
-      return {
+      const options = { theme: args.theme, scale: args.scale as PngScale | undefined }; // 1 or 2, checked above
+      const content = await ctx.app.screens.render(screen, format, options);
+      if (file) await writeSnapshotFile(stateDir, file, content, format);
+      const fields = {
         ...paneIds(pane),
         format,
-        content,
+        ...(typeof content === "string" ? { content } : {}),
+        ...(file ? { path: file } : {}),
         cursor: state.cursor,
         mode: state.mode,
         size: { width: state.width, height: state.height },
@@ -99,6 +109,7 @@ export const screenTools = [
         alternate_screen: state.alternateScreen,
         status: pane.dead ? "exited" : "running",
       };
+      return typeof content === "string" ? fields : new ImageResult(fields, content, "image/png");
     },
   }),
 ];
