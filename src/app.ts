@@ -4,7 +4,7 @@ import { ConfigError } from "./config.ts";
 import { prepareDirectories, reason } from "./state_dir.ts";
 import type { TmuxServer, TmuxStatus } from "./tmux/server.ts";
 import { PaneSetWatcher, Paster, Workspace } from "./engine/panes/mod.ts";
-import { logDir, PaneOutput } from "./engine/output/mod.ts";
+import { logDir, OutputSpool, PaneOutput } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
@@ -27,6 +27,8 @@ export interface App {
   readonly workspace: Workspace;
   /** Live output bytes of any pane (log follower for owned panes, %output for others). */
   readonly output: PaneOutput;
+  /** Budgeted output of panes without a log, readable with read_logs (byte mode). */
+  readonly spool: OutputSpool;
   /** Process facts from /proc, read through tmux (the sandbox does not let Deno read /proc). */
   readonly proc: ProcReader;
   /** Commands typed into panes' shells, one at a time per pane. */
@@ -73,7 +75,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   tmux.onStatus((status) => logTmuxStatus(events, status));
   const paneSet = new PaneSetWatcher(tmux, events);
   const output = new PaneOutput(tmux, logDir(config.stateDir));
-  const executor = new Executor(tmux, output, config.stateDir);
+  const spool = new OutputSpool();
+  const executor = new Executor(tmux, output, config.stateDir, spool);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
   const proc = new ProcReader(tmux, config.stateDir);
@@ -82,6 +85,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     tmux,
     workspace,
     output,
+    spool,
     proc,
     executor,
     processes: new ProcessManager(workspace, executor, events, proc),

@@ -1,5 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
+import { type Budget, outputBudget, type OutputSpool } from "../output/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
+import { type BudgetedOutput, budgetedOutput } from "./budgeted.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { ToolError } from "../errors.ts";
 import { PaneLocks } from "./pane_locks.ts";
@@ -20,14 +22,14 @@ export interface ExecOptions {
   fresh?: boolean;
   /** Called about once a second while the command runs. */
   onProgress?: (elapsedMs: number) => void;
+  /** The output returned (default: outputBudget()). */
+  budget?: Budget;
 }
 
-export interface ExecResult {
-  output: string;
+export interface ExecResult extends BudgetedOutput {
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
-  truncated: boolean;
   /** After a timeout: whether Ctrl-C brought the shell back to its prompt. */
   interrupted?: boolean;
   /** The shell itself ended (the command ran `exit`). */
@@ -49,6 +51,8 @@ export class Executor {
     private readonly tmux: TmuxServer,
     private readonly output: PaneOutput,
     stateDir: string,
+    /** Where budgeted output of panes without a log stays readable. */
+    readonly spool: OutputSpool,
   ) {
     this.jobs = new JobTable(tmux);
     this.typist = new Typist(tmux, output, stateDir);
@@ -88,15 +92,17 @@ export class Executor {
       const started = performance.now();
       const outcome = await this.#await(typed, started, options);
       const durationMs = Math.round(performance.now() - started);
-      const { scanner, collector } = typed;
+      const { scanner } = typed;
+      const output = (start: number, end: number) =>
+        budgetedOutput(typed, start, end, options.budget ?? outputBudget(), this.spool);
       if (outcome === "done") {
-        const { text, truncated } = collector.text(scanner.startEnd!, scanner.end!.offset);
         const shellExited = scanner.shellExited ? { shellExited: true } : {};
-        return { output: text, exitCode: scanner.end!.status, timedOut: false, durationMs, truncated, ...shellExited };
+        const out = output(scanner.startEnd!, scanner.end!.offset);
+        return { ...out, exitCode: scanner.end!.status, timedOut: false, durationMs, ...shellExited };
       }
       if (outcome === "shell_gone") {
-        const { text, truncated } = collector.text(scanner.startEnd ?? typed.received, typed.received);
-        return { output: text, exitCode: null, timedOut: false, durationMs, truncated, shellExited: true };
+        const out = output(scanner.startEnd ?? typed.received, typed.received);
+        return { ...out, exitCode: null, timedOut: false, durationMs, shellExited: true };
       }
       const cutAt = typed.received;
       await this.tmux.run("send-keys", "-t", pane.paneId, "C-c");
@@ -106,15 +112,8 @@ export class Executor {
         throw cancelled();
       }
       const interrupted = await this.#settle(pane, typed);
-      const { text, truncated } = collector.text(scanner.startEnd ?? cutAt, scanner.end?.offset ?? cutAt);
-      return {
-        output: text,
-        exitCode: scanner.end?.status ?? null,
-        timedOut: true,
-        durationMs,
-        truncated,
-        interrupted,
-      };
+      const out = output(scanner.startEnd ?? cutAt, scanner.end?.offset ?? cutAt);
+      return { ...out, exitCode: scanner.end?.status ?? null, timedOut: true, durationMs, interrupted };
     } finally {
       // The job table follows the command on (a timed-out one may still run); its output is not needed.
       typed.dropOutput();

@@ -20,6 +20,8 @@ import {
 } from "../../engine/watch/mod.ts";
 import { checkNoNul, deadError } from "../checks.ts";
 import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
+import { logSize } from "../../engine/output/mod.ts";
+import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -261,10 +263,12 @@ export const watchTools = [
       input: z.string().min(1).max(100_000),
       prompt: z.string().min(1).max(1_000),
       timeout_ms: timeoutArg.describe("default 30000"),
+      max_output: maxOutputArg,
     },
     result: {
       ...RESULT_PANE_IDS,
-      output: "the output of the input, without its echo and the next prompt",
+      output: "the output of the input, without its echo and the next prompt (within max_output)",
+      ...BUDGET_RESULT,
       prompt_seen: "the prompt came back",
       waiting_for_more: "the REPL shows its continuation prompt: it wants the rest of the input",
       hint: "with waiting_for_more: what to do next",
@@ -281,6 +285,8 @@ export const watchTools = [
       const pane = await ctx.pane(args.pane_id);
       if (pane.dead) throw deadError(pane, "send input to");
       const limit = timeout(args.timeout_ms, 30_000);
+      const logged = ctx.app.output.followsLog(pane);
+      const before = logged ? await logSize(pane.logPath!) : 0;
       const turn = await runInRepl(ctx.app, pane, args.input, prompt, {
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
@@ -288,9 +294,24 @@ export const watchTools = [
       });
       cancelled(turn.end);
       const more = turn.end.kind === "done" && turn.end.value === "more";
+      const after = logged ? await logSize(pane.logPath!) : 0;
+      // The whole turn's raw bytes (echo and prompt too) hold what the budget left out.
+      const shown = fitShown(
+        turn.output === "" ? [] : turn.output.split("\n"),
+        budgetFrom(args.max_output),
+        (_, total) =>
+          logged
+            ? callText("read_logs", {
+              pane_id: pane.paneId,
+              from_byte: before,
+              max_bytes: Math.min(after - before, 1 << 20),
+            })
+            : callText("capture_pane", { pane_id: pane.paneId, lines: 10_000, max_output: total + 1024 }),
+      );
       return {
         ...paneIds(pane),
-        output: turn.output,
+        output: shown.lines.join("\n"),
+        ...budgetFields(shown.facts),
         prompt_seen: turn.end.kind === "done" && !more,
         ...(more
           ? {
