@@ -10,6 +10,8 @@ import { renderPartialLine, renderTerminalText } from "../output/mod.ts";
 export interface ScannerOptions {
   /** Drop everything up to the first newline (the rest of a line being typed: its echo). */
   skipFirstLine?: boolean;
+  /** Drop this many lines (the echo of several typed lines); at least one with skipFirstLine. */
+  skipLines?: number;
   /** How many rendered lines to keep for reporting (default 50). */
   keepLines?: number;
   /** Bound on kept text in characters (default 64 KiB). */
@@ -21,7 +23,7 @@ const MAX_PARTIAL = 16_384;
 export class LineScanner {
   readonly #decoder = new TextDecoder("utf-8");
   #partial = "";
-  #skipping: boolean;
+  #skipping: number;
   readonly #tail: string[] = [];
   #tailChars = 0;
   /** Complete lines seen (after the skipped one). */
@@ -32,7 +34,7 @@ export class LineScanner {
   readonly #keepChars: number;
 
   constructor(options: ScannerOptions = {}) {
-    this.#skipping = options.skipFirstLine ?? false;
+    this.#skipping = Math.max(options.skipLines ?? 0, options.skipFirstLine ? 1 : 0);
     this.#keepLines = options.keepLines ?? 50;
     this.#keepChars = options.keepChars ?? 65_536;
   }
@@ -49,8 +51,8 @@ export class LineScanner {
       const raw = this.#partial + text.slice(start, i);
       this.#partial = "";
       start = i + 1;
-      if (this.#skipping) {
-        this.#skipping = false;
+      if (this.#skipping > 0) {
+        this.#skipping--;
         continue;
       }
       const line = render(raw);
@@ -68,13 +70,13 @@ export class LineScanner {
 
   /** The incomplete last line, rendered, or null while it is being skipped or empty. */
   get partial(): string | null {
-    if (this.#skipping || this.#partial === "") return null;
+    if (this.#skipping > 0 || this.#partial === "") return null;
     return render(this.#partial);
   }
 
   /** The incomplete line with the blanks before the cursor kept, so a prompt regex like `^>>> $` can match. */
   get partialForMatch(): string | null {
-    if (this.#skipping || this.#partial === "") return null;
+    if (this.#skipping > 0 || this.#partial === "") return null;
     return renderPartialLine(this.#partial);
   }
 

@@ -35,6 +35,19 @@ export interface WaitDeps {
 
 export type Since = "now" | "screen";
 
+export interface ScanOptions {
+  /** Skip the rest of a line already begun (the echo of a just-typed command); see scanPane. */
+  echoGuard?: boolean;
+  keepLines?: number;
+  keepChars?: number;
+  /** Start at this log offset (a cursor), not at the log's end. */
+  fromOffset?: number;
+  /** A pane without a log: start at this grid row (a cursor; `x` > 0: the row was begun). */
+  fromRow?: { abs: number; x: number };
+  /** The first lines are the echo of what the caller is about to type: skip this many. */
+  skipLines?: number;
+}
+
 export interface PaneScan {
   scanner: LineScanner;
   close(): void;
@@ -50,25 +63,27 @@ export async function scanPane(
   deps: WaitDeps,
   pane: PaneInfo,
   onLines: (lines: string[], scanner: LineScanner, bytes: Uint8Array) => void,
-  options: { echoGuard?: boolean; keepLines?: number; keepChars?: number; fromOffset?: number } = {},
+  options: ScanOptions = {},
 ): Promise<PaneScan> {
   let scanner = new LineScanner(options);
   const queue: Uint8Array[] = [];
   let ready = false;
   const feed = (bytes: Uint8Array) => onLines(scanner.push(bytes), scanner, bytes);
-  let start = options.fromOffset;
+  let start: number | undefined;
   let midLine = false;
   const logged = deps.output.followsLog(pane);
   let startRow: { abs: number; x: number } | null = null;
-  if (logged && start === undefined) {
-    start = await logSize(pane.logPath!);
-    midLine = start > 0 && await lineInProgress(pane.logPath!, start);
-  } else if (!logged) {
-    startRow = await gridPosition(deps.tmux, pane.paneId);
+  if (logged) {
+    start = options.fromOffset ?? await logSize(pane.logPath!);
+    midLine = options.echoGuard === true && start > 0 && await lineInProgress(pane.logPath!, start);
+  } else {
+    startRow = options.fromRow ?? await gridPosition(deps.tmux, pane.paneId);
     midLine = startRow.x > 0;
   }
   // Read after the start position: "at a prompt" then proves the typed line's echo comes after it.
-  const proc = options.echoGuard ? (await paneProcess(deps.proc, pane)).proc : null;
+  // (From a cursor, what the pane does now says nothing about the line at the cursor.)
+  const fromCursor = options.fromOffset !== undefined || options.fromRow !== undefined;
+  const proc = options.echoGuard && !fromCursor ? (await paneProcess(deps.proc, pane)).proc : null;
   const subscription = await deps.output.subscribe(pane, (bytes) => {
     if (ready) feed(bytes);
     else queue.push(bytes);
@@ -156,14 +171,15 @@ export interface OutputWaitResult {
 /**
  * Waits until a line of the pane's output satisfies `matcher` (which returns the matched text
  * or null). By default only output written after the call began can match; `since: "screen"`
- * also tests what is visible now. Event driven: log follower or `%output`, never a poll.
+ * also tests what is visible now; `from` (a cursor) starts at an earlier position, so a reply
+ * that came before the wait began matches too. Event driven: log follower or `%output`, never a poll.
  * Reusable by any tool that waits for a readiness line.
  */
 export async function waitForOutput(
   deps: WaitDeps,
   pane: PaneInfo,
   matcher: (line: string) => string | null,
-  options: WaitOptions & { since?: Since },
+  options: WaitOptions & { since?: Since; from?: Pick<ScanOptions, "fromOffset" | "fromRow"> },
 ): Promise<OutputWaitResult> {
   let scan: PaneScan | null = null;
   let screen: string[] = [];
@@ -176,7 +192,7 @@ export async function waitForOutput(
     scan = await scanPane(deps, pane, (lines, scanner) => {
       for (const line of lines) test(line, "output");
       test(scanner.partialForMatch, "output");
-    }, { echoGuard: options.since !== "screen" });
+    }, { echoGuard: options.since !== "screen", ...options.from });
     if (options.since === "screen") {
       screen = await screenForMatch(deps.tmux, pane.paneId);
       for (const line of screen.toReversed()) test(line, "screen");

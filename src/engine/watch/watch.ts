@@ -4,6 +4,7 @@ import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
 import { deadStatus, finalState } from "./pane_end.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
 import { BellDetector, ERROR_RE, type Trigger } from "./triggers.ts";
+import { MarkReader } from "../integration/mod.ts";
 import type { ServerEvents } from "../events/mod.ts";
 
 /** A watch also publishes the trigger that fired on the server's event stream. */
@@ -33,6 +34,8 @@ export interface WatchResult {
   elapsedMs: number;
   output: string;
   outputTruncated: boolean;
+  /** The output's last line is unfinished (at a `shell` trigger: the prompt). */
+  unfinishedLast: boolean;
   state: PaneProcess & { gone: boolean };
 }
 
@@ -53,7 +56,13 @@ export async function watchPane(
   deps: WatchDeps,
   pane: PaneInfo,
   triggers: readonly Trigger[],
-  options: WaitOptions & { origin?: string },
+  options: WaitOptions & {
+    origin?: string;
+    /** Sends input once the watch listens (send_keys with wait): what it causes cannot be missed. */
+    act?: () => Promise<void>;
+    /** The first lines are the echo of what `act` types: not output, never matched. */
+    skipLines?: number;
+  },
 ): Promise<WatchResult> {
   let scan: PaneScan | null = null;
   const end = await runWait<Fired>(options, async (finish) => {
@@ -183,8 +192,17 @@ export async function watchPane(
       idleTimer = setTimeout(() => fire({ trigger: idle.name }), idle.ms);
     };
 
+    // An integrated shell marks its prompt: its P mark is the shell back at its prompt, at once.
+    const marks = pane.marks ? new MarkReader(pane.marks.nonce) : null;
+    let ended: number | null = null;
     scan = await scanPane(deps, pane, (lines, scanner, bytes) => {
       if (done) return;
+      for (const mark of marks?.push(bytes, 0) ?? []) {
+        if (mark.kind === "E") ended = mark.status;
+        if (mark.kind === "P" && mark.pid === pane.pid && has("shell")) {
+          return fire({ trigger: "shell", ...(ended === null ? {} : { exitCode: ended }) });
+        }
+      }
       lastOutput = performance.now();
       outputSeen = true;
       armIdle();
@@ -201,8 +219,16 @@ export async function watchPane(
         }
       }
       checkWhenQuiet();
-    }, { echoGuard: true, keepLines: 200, keepChars: 16_000 });
+    }, { echoGuard: !options.act, skipLines: options.skipLines, keepLines: 200, keepChars: 16_000 });
 
+    if (options.act) {
+      try {
+        await options.act();
+      } catch (error) {
+        scan.close();
+        throw error;
+      }
+    }
     armIdle();
     const unlisten = deps.tmux.onNotification((name) => {
       if (STATE_NOTIFICATIONS.has(name)) requestCheck();
@@ -223,6 +249,7 @@ export async function watchPane(
     };
   });
   const { text, truncated } = (scan as PaneScan | null)?.scanner.text() ?? { text: "", truncated: false };
+  const unfinishedLast = ((scan as PaneScan | null)?.scanner.partial ?? null) !== null;
   const fired = end.kind === "done" ? end.value : { trigger: end.kind === "timeout" ? "timeout" : "cancelled" };
   const state = await finalState(deps, pane);
   if (end.kind === "done") {
@@ -248,6 +275,7 @@ export async function watchPane(
     elapsedMs: end.elapsedMs,
     output: text,
     outputTruncated: truncated,
+    unfinishedLast,
     state,
   };
 }

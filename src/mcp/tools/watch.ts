@@ -3,10 +3,12 @@ import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
 import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import type { ToolContext } from "../context.ts";
+import type { PaneInfo } from "../../engine/panes/mod.ts";
 import { ToolError } from "../../engine/errors.ts";
 import {
   atShellPrompt,
   captureSince,
+  cursorStart,
   decodeCursor,
   DEFAULT_TRIGGERS,
   MAX_WAIT_MS,
@@ -43,6 +45,26 @@ function cancelled(end: WaitEnd<unknown>): void {
   if (end.kind === "cancelled") throw new ToolError("CANCELLED", `Wait cancelled after ${end.elapsedMs} ms`);
 }
 
+/** A cursor's start for wait_for_text: it must be this pane's (and not with since: screen). */
+function cursorFor(pane: PaneInfo, token: string, since: string | undefined) {
+  const cursor = decodeCursor(token);
+  if (since === "screen") {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      'Give cursor or since: "screen", not both',
+      "Drop since to start at the cursor.",
+    );
+  }
+  if (cursor.p !== pane.paneId || cursor.pid !== pane.pid) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `Cursor rejected: it belongs to pane ${cursor.p} (process ${cursor.pid}), not pane ${pane.paneId}`,
+      "Pass the cursor with the pane_id it came from, or drop it.",
+    );
+  }
+  return cursorStart(cursor);
+}
+
 export function stateResult(state: PaneProcess): Record<string, unknown> {
   const proc = state.proc;
   return {
@@ -64,7 +86,8 @@ export const watchTools = [
     title: "Wait for text",
     description:
       "Wait until a line of NEW output contains `pattern` (text already shown, or the echo of a just-typed " +
-      'command, never matches; since:"screen" also matches the visible screen). A timeout returns matched:false.',
+      'command, never matches; since:"screen" also matches the visible screen; `cursor` starts at a ' +
+      "send_keys/capture_since cursor). A timeout returns matched:false.",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -75,6 +98,7 @@ export const watchTools = [
       regex: z.boolean().optional().describe(`pattern is a regex: ${PATTERN_SYNTAX_HELP}`),
       timeout_ms: timeoutArg.describe("default 30000"),
       since: z.enum(["now", "screen"]).optional(),
+      cursor: z.string().min(1).max(2_000).optional().describe("start there (from send_keys, capture_since)"),
     },
     result: {
       ...RESULT_PANE_IDS,
@@ -92,12 +116,14 @@ export const watchTools = [
       const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
       const matcher = (line: string) => pattern.match(line);
       const pane = await ctx.pane(args.pane_id);
+      const from = args.cursor === undefined ? undefined : cursorFor(pane, args.cursor, args.since);
       const limit = timeout(args.timeout_ms, 30_000);
       const { end, lastLines } = await waitForOutput(ctx.app, pane, matcher, {
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, `waiting for ${JSON.stringify(args.pattern.slice(0, 40))}`),
         since: args.since,
+        from,
       });
       cancelled(end);
       const base = {
