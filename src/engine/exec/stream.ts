@@ -15,20 +15,36 @@ export class PaneStream {
   #close: () => void = () => {};
   #closed = false;
 
-  private constructor(readonly start: number, readonly logged: boolean) {
-    this.#received = start;
+  /** `start`: the log's end when opened; bytes from `from` (a look-back) come first. */
+  private constructor(readonly start: number, readonly logged: boolean, from: number) {
+    this.#received = from;
   }
 
-  static async open(output: PaneOutput, pane: PaneInfo): Promise<PaneStream> {
+  /**
+   * Subscribes at the log's end, or `lookBack` bytes before it (`listener` gets those first: the
+   * tail of what the pane wrote, read by the follower in the same reads as what comes next).
+   */
+  static async open(
+    output: PaneOutput,
+    pane: PaneInfo,
+    options: { lookBack?: number; listener?: Listener } = {},
+  ): Promise<PaneStream> {
     const logged = output.followsLog(pane);
-    const stream = new PaneStream(logged ? await logSize(pane.logPath!) : 0, logged);
-    const subscription = await output.subscribe(
-      pane,
-      (bytes) => stream.#deliver(bytes),
-      logged ? stream.start : undefined,
-    );
+    const end = logged ? await logSize(pane.logPath!) : 0;
+    const from = Math.max(0, end - (logged ? options.lookBack ?? 0 : 0));
+    const stream = new PaneStream(end, logged, from);
+    if (options.listener) stream.listen(options.listener);
+    const subscription = await output.subscribe(pane, (bytes) => stream.#deliver(bytes), logged ? from : undefined);
     stream.#close = () => subscription.close();
     return stream;
+  }
+
+  /** Resolves once the look-back bytes (everything before `start`) have arrived. */
+  async caughtUp(signal?: AbortSignal): Promise<void> {
+    while (this.#received < this.start && !this.#closed) {
+      signal?.throwIfAborted();
+      await Promise.race([this.changed(), new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
   }
 
   /** Stream offset just after the last byte received. */

@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
-import { ACCEPT_KEY, type ShellMarks } from "../integration/mod.ts";
+import { ACCEPT_KEY, MarkReader, type ShellMarks } from "../integration/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { OutputCollector } from "./collector.ts";
 import { type CommandMarks, HookScanner, NestedScanner } from "./hook_scanner.ts";
-import { markedPrompt } from "./marked_prompt.ts";
+import { LOOK_BACK, markedPrompt } from "./marked_prompt.ts";
 import { commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
 import { PROMPT_GRACE_MS, type ShellKind, waitForPrompt } from "./prompt.ts";
 import { foreground } from "./shell.ts";
@@ -50,12 +50,18 @@ export class Typist {
 
   /** Follows the pane's output and waits until its shell is at its prompt (PANE_BUSY / PANE_DEAD otherwise). */
   async prepare(pane: PaneInfo, action: string, signal?: AbortSignal, fresh = false): Promise<Prepared> {
-    const stream = await PaneStream.open(this.output, pane);
+    const key = `${pane.paneId}:${pane.pid}`;
+    const integrated = pane.marks !== null && !pane.dead && !this.#unmarked.has(key);
+    // An integrated pane is followed from a little before the log's end: its last mark is there.
+    const reader = integrated ? new MarkReader(pane.marks!.nonce) : null;
+    const stream = await PaneStream.open(this.output, pane, {
+      lookBack: reader ? LOOK_BACK : 0,
+      listener: reader ? (bytes, offset) => void reader.push(bytes, offset) : undefined,
+    });
     let outer: Prepared["outer"];
     try {
-      const key = `${pane.paneId}:${pane.pid}`;
-      if (pane.marks && stream.logged && !pane.dead && !this.#unmarked.has(key)) {
-        const { state, last } = await markedPrompt(stream, pane, pane.marks, {
+      if (pane.marks && reader && stream.logged) {
+        const { state, last } = await markedPrompt(stream, pane, pane.marks, reader, {
           graceMs: PROMPT_GRACE_MS,
           signal,
           isDead: async () => (await foreground(this.tmux, pane.paneId)).dead,

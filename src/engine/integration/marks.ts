@@ -66,6 +66,8 @@ function parseFields(kind: string, fields: string[]): Pick<Mark, "seq" | "status
 export class MarkReader {
   readonly #prefix: string;
   #carry = "";
+  /** The last complete mark seen so far. */
+  last: Mark | null = null;
 
   constructor(nonce: string) {
     this.#prefix = `\x1b]${MARK_OSC};${nonce};`;
@@ -96,6 +98,7 @@ export class MarkReader {
       if (parsed) marks.push({ kind: kind as MarkKind, ...parsed, offset: base + at, end: base + bel + 1 });
       from = bel + 1;
     }
+    this.last = marks.at(-1) ?? this.last;
     // Keep an unfinished mark, or the bytes that could begin one.
     const keep = pending >= 0 ? pending : Math.max(from, text.length - (this.#prefix.length - 1));
     this.#carry = text.slice(keep);
