@@ -23,6 +23,8 @@ export interface Prepared {
   outer?: { nonce: string; seq: number | null };
 }
 
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
 /** How long an integrated shell may take to react to an accepted line (its S, E or C mark). */
 const REACT_MS = 2_000;
 /** Characters a bracketed paste passes through unchanged: tab, newline and printable text. */
@@ -104,9 +106,11 @@ export class Typist {
     const typed = follow(prepared, id, scanner, new OutputCollector(keepBytes), () => {});
     try {
       if (marks.mode === "paste") {
+        // The brackets go in the buffer itself: zsh draws its prompt (and its P mark) before it asks
+        // the terminal for bracketed paste, so tmux's own bracketing (`-p`) could come too late.
         await this.tmux.batch([
-          ["set-buffer", "-b", `tmuxwright-${id}`, "--", " " + text],
-          ["paste-buffer", "-p", "-d", "-b", `tmuxwright-${id}`, "-t", pane.paneId],
+          ["set-buffer", "-b", `tmuxwright-${id}`, "--", `${PASTE_START} ${text}${PASTE_END}`],
+          ["paste-buffer", "-d", "-b", `tmuxwright-${id}`, "-t", pane.paneId],
           ["send-keys", "-t", pane.paneId, "-l", "--", ACCEPT_KEY],
         ]);
       } else {

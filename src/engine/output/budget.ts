@@ -137,7 +137,11 @@ function piece(line: OutputLine, room: number, end: "start" | "end"): { text: st
   return { text, rest: end === "start" ? line.from + bytes : line.from + length - bytes };
 }
 
-/** Splits raw output bytes at `offset` into rendered lines with their raw ranges (a final line end starts no line). */
+/**
+ * Splits raw output bytes at `offset` into rendered lines with their raw ranges, as
+ * renderTerminalText reads them: a final line end starts no line, and an unfinished last line
+ * that shows nothing is no line.
+ */
 export function rawLines(bytes: Uint8Array, offset: number, render: (raw: string) => string): OutputLine[] {
   const decoder = new TextDecoder();
   const lines: OutputLine[] = [];
@@ -147,6 +151,7 @@ export function rawLines(bytes: Uint8Array, offset: number, render: (raw: string
     const stop = nl < 0 ? bytes.length : nl + 1;
     const raw = decoder.decode(bytes.subarray(start, nl < 0 ? stop : nl));
     const text = render(raw);
+    if (nl < 0 && text === "") break; // an unfinished last line that shows nothing (a mark, a colour reset)
     lines.push({ text, from: offset + start, to: offset + stop, exact: text === raw.replace(/\r$/, "") });
     start = stop;
   }
