@@ -87,9 +87,9 @@ export class Executor {
     lock: { keep: boolean; release: () => void },
   ): Promise<ExecResult> {
     const { pane } = prepared;
+    const started = performance.now(); // from before typing: the command runs as soon as its line is read
     const typed = await this.type(prepared, command, typing);
     try {
-      const started = performance.now();
       const outcome = await this.#await(typed, started, options);
       const durationMs = Math.round(performance.now() - started);
       const { scanner } = typed;

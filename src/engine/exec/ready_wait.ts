@@ -44,6 +44,8 @@ export async function awaitReady(
   let seen = typed.received;
   let askAt = started + QUIET_MS;
   let askEvery = QUIET_MS;
+  let asked: Promise<boolean> | null = null;
+  let waiting = false;
   const tail = (end: number) => lastLines(typed.collector, typed.scanner.startEnd ?? end, end, LAST_LINES);
   for (;;) {
     const { scanner, collector } = typed;
@@ -73,13 +75,19 @@ export async function awaitReady(
         };
       }
     }
-    if (now >= askAt && scanner.startEnd !== null) {
+    if (asked === null && now >= askAt && scanner.startEnd !== null) {
       askEvery = Math.min(askEvery * 2, MAX_ASK_INTERVAL_MS);
       askAt = now + askEvery;
-      if (await waitsForInput(deps.proc, typed, pane) && typed.received === seen && !typed.scanner.end) {
-        return { outcome: "input", lastLines: tail(typed.received), elapsedMs: elapsed() };
-      }
-      continue; // the snapshot took a while: look at what arrived meanwhile first
+      // Asked aside: a snapshot takes a few milliseconds, and the ready line must not wait for it.
+      const at = typed.received;
+      asked = waitsForInput(deps.proc, typed, pane).then((answer) => answer && typed.received === at);
+      asked.then((answer) => {
+        if (answer) waiting = true;
+        asked = null;
+      });
+    }
+    if (waiting && !typed.scanner.end) {
+      return { outcome: "input", lastLines: tail(typed.received), elapsedMs: elapsed() };
     }
     now = performance.now();
     if (now >= deadline || options.signal?.aborted) {
@@ -90,7 +98,8 @@ export async function awaitReady(
       nextProgress += 1000;
     }
     const wait = Math.min(nextTick, deadline, nextProgress, scanner.startEnd !== null ? askAt : Infinity) - now;
-    await wakeOn(typed.changed(), wait, options.signal);
+    const answered = asked === null ? new Promise<void>(() => {}) : asked.then(() => {});
+    await wakeOn(Promise.race([typed.changed(), answered]), wait, options.signal);
   }
 }
 
