@@ -8,7 +8,7 @@ import { PaneLocks } from "./pane_locks.ts";
 import { MarkerScanner, newMarkerId, quoteFor, statusProbeLine } from "./markers.ts";
 import type { ShellKind } from "./prompt.ts";
 import { type Prepared, Typist } from "./typist.ts";
-import { foreground, shellKind } from "./shell.ts";
+import { deadPaneStatus, foreground, shellKind } from "./shell.ts";
 import { JobTable } from "./jobs.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 
@@ -102,7 +102,9 @@ export class Executor {
       }
       if (outcome === "shell_gone") {
         const out = output(scanner.startEnd ?? typed.received, typed.received);
-        return { ...out, exitCode: null, timedOut: false, durationMs, shellExited: true };
+        // The shell's own exit status is the pane's (an `exit 3` typed into it).
+        const exitCode = await deadPaneStatus(this.tmux, pane.paneId);
+        return { ...out, exitCode, timedOut: false, durationMs, shellExited: true };
       }
       const cutAt = typed.received;
       await this.tmux.run("send-keys", "-t", pane.paneId, "C-c");
@@ -140,21 +142,27 @@ export class Executor {
     const deadline = started + options.timeoutMs;
     let nextProgress = started + 1000;
     let nextTick = started + TICK_MS;
+    // Whether the shell itself ended, asked aside every TICK_MS: an end mark never waits for the answer.
+    let asking: Promise<void> | null = null;
+    let gone = false;
     for (;;) {
       if (typed.scanner.end) return "done";
       if (options.signal?.aborted) return "aborted";
+      if (gone) return "shell_gone";
       const now = performance.now();
       if (now >= deadline) return "timeout";
-      if (now >= nextTick) {
+      if (now >= nextTick && asking === null) {
         nextTick = now + TICK_MS;
-        if ((await foreground(this.tmux, typed.paneId)).dead) return "shell_gone";
-        continue;
+        asking = foreground(this.tmux, typed.paneId)
+          .then((state) => void (gone = state.dead), () => {})
+          .finally(() => asking = null);
       }
       if (now >= nextProgress) {
         options.onProgress?.(now - started);
         nextProgress += 1000;
       }
-      await wakeOn(typed.changed(), Math.min(nextTick - now, deadline - now, nextProgress - now), options.signal);
+      const wake = Math.min(nextTick - now, deadline - now, nextProgress - now);
+      await wakeOn(Promise.race([typed.changed(), asking ?? new Promise<void>(() => {})]), wake, options.signal);
     }
   }
 

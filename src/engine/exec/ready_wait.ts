@@ -45,6 +45,8 @@ export async function awaitReady(
   let askAt = started + QUIET_MS;
   let askEvery = QUIET_MS;
   let asked: Promise<boolean> | null = null;
+  let ticking: Promise<void> | null = null;
+  let dead = false;
   let waiting = false;
   const tail = (end: number) => lastLines(typed.collector, typed.scanner.startEnd ?? end, end, LAST_LINES);
   for (;;) {
@@ -63,17 +65,21 @@ export async function awaitReady(
       askEvery = QUIET_MS;
       askAt = now + QUIET_MS;
     }
-    if (now >= nextTick) {
+    if (now >= nextTick && ticking === null) {
       nextTick = now + TICK_MS;
-      if ((await foreground(deps.tmux, pane.paneId)).dead) {
-        await settled(typed);
-        return {
-          outcome: "exited",
-          exitCode: await deadPaneStatus(deps.tmux, pane.paneId),
-          lastLines: typed.scanner.startEnd === null ? [] : tail(typed.received),
-          elapsedMs: elapsed(),
-        };
-      }
+      // Asked aside: a ready line never waits for the answer.
+      ticking = foreground(deps.tmux, pane.paneId)
+        .then((state) => void (dead = state.dead), () => {})
+        .finally(() => ticking = null);
+    }
+    if (dead) {
+      await settled(typed);
+      return {
+        outcome: "exited",
+        exitCode: await deadPaneStatus(deps.tmux, pane.paneId),
+        lastLines: typed.scanner.startEnd === null ? [] : tail(typed.received),
+        elapsedMs: elapsed(),
+      };
     }
     if (asked === null && now >= askAt && scanner.startEnd !== null) {
       askEvery = Math.min(askEvery * 2, MAX_ASK_INTERVAL_MS);
@@ -99,7 +105,11 @@ export async function awaitReady(
     }
     const wait = Math.min(nextTick, deadline, nextProgress, scanner.startEnd !== null ? askAt : Infinity) - now;
     const answered = asked === null ? new Promise<void>(() => {}) : asked.then(() => {});
-    await wakeOn(Promise.race([typed.changed(), answered]), wait, options.signal);
+    await wakeOn(
+      Promise.race([typed.changed(), answered, ticking ?? new Promise<void>(() => {})]),
+      wait,
+      options.signal,
+    );
   }
 }
 

@@ -68,7 +68,7 @@ export const execTools = [
     result: {
       ...RESULT_PANE_IDS,
       output: "the command's own output (rendered text, within the budget: head and tail kept)",
-      exit_code: "its exit status; null after a timeout or when the shell exited",
+      exit_code: "its exit status (the shell's, when the command ended it); null after a timeout",
       timed_out: "the timeout fired and Ctrl-C was sent",
       duration_ms: "how long it ran",
       ...BUDGET_RESULT,
