@@ -1,4 +1,4 @@
-import { MarkReader } from "../integration/mod.ts";
+import { type Mark, MarkReader } from "../integration/mod.ts";
 
 /** What a call learns from the marks around its command: where output starts, where it ends. */
 export interface CommandMarks {
@@ -36,6 +36,11 @@ export class HookScanner implements CommandMarks {
 
   constructor(nonce: string) {
     this.#marks = new MarkReader(nonce);
+  }
+
+  /** The last mark read (with the end mark, its prompt's P mark may have come in the same bytes). */
+  get lastMark(): Mark | null {
+    return this.#marks.last;
   }
 
   push(bytes: Uint8Array, offset: number): boolean {

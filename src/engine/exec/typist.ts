@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
-import { ACCEPT_KEY, MarkReader, type ShellMarks } from "../integration/mod.ts";
+import { ACCEPT_KEY, type Mark, MarkReader, type ShellMarks } from "../integration/mod.ts";
+import { ParkedStreams } from "./parked.ts";
 import type { PaneOutput } from "../output/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { OutputCollector } from "./collector.ts";
@@ -43,6 +44,7 @@ export class Typist {
   #count = 0;
   /** Panes (`%N:pid`) whose shell was started with marks but prints none (its rc ran `exec zsh`). */
   readonly #unmarked = new Set<string>();
+  readonly #parked = new ParkedStreams();
 
   constructor(
     private readonly tmux: TmuxServer,
@@ -54,6 +56,12 @@ export class Typist {
   async prepare(pane: PaneInfo, action: string, signal?: AbortSignal, fresh = false): Promise<Prepared> {
     const key = `${pane.paneId}:${pane.pid}`;
     const integrated = pane.marks !== null && !pane.dead && !this.#unmarked.has(key);
+    // The last command's stream saw the shell draw its prompt since: type at once.
+    const parked = integrated ? this.#parked.take(pane.paneId, pane.pid) : null;
+    if (parked) {
+      const kind: ShellKind = pane.marks!.shell === "fish" ? "fish" : "posix";
+      return { pane, stream: parked, marks: pane.marks, shell: { kind, name: pane.marks!.shell } };
+    }
     // An integrated pane is followed from a little before the log's end: its last mark is there.
     const reader = integrated ? new MarkReader(pane.marks!.nonce) : null;
     const stream = await PaneStream.open(this.output, pane, {
@@ -103,7 +111,9 @@ export class Typist {
     const { pane } = prepared;
     const id = `${Deno.pid}-exec-${++this.#count}`;
     const scanner = new HookScanner(marks.nonce);
-    const typed = follow(prepared, id, scanner, new OutputCollector(keepBytes), () => {});
+    const typed = follow(prepared, id, scanner, new OutputCollector(keepBytes), () => {}, (stream, m, last) => {
+      this.#parked.park(pane.paneId, pane.pid, stream, m.nonce, last);
+    });
     try {
       if (marks.mode === "paste") {
         // The brackets go in the buffer itself: zsh draws its prompt (and its P mark) before it asks
@@ -180,12 +190,13 @@ function follow(
   scanner: CommandMarks,
   collector: OutputCollector,
   onClose: () => void,
+  park?: (stream: PaneStream, marks: ShellMarks, last: Mark | null) => void,
 ): Typed & { onClose(fn: () => void): void } {
   const { stream, pane, shell, marks } = prepared;
   let keepOutput = true;
   let closed = false;
   const closers = [onClose];
-  stream.listen((bytes, offset) => {
+  const unlisten = stream.listen((bytes, offset) => {
     if (keepOutput && (scanner.startEnd === null || scanner.end === null)) collector.push(bytes, offset);
     if (scanner.push(bytes, offset) && scanner.startEnd !== null) collector.discardBefore(scanner.startEnd);
   });
@@ -210,7 +221,10 @@ function follow(
     close: () => {
       if (closed) return;
       closed = true;
-      stream.close();
+      unlisten();
+      // An integrated shell's command that ended: its stream waits for the next command (parked.ts).
+      if (park && marks && scanner.end && scanner instanceof HookScanner) park(stream, marks, scanner.lastMark);
+      else stream.close();
       for (const fn of closers) fn();
     },
   };
