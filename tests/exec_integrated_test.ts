@@ -1,5 +1,5 @@
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { TestServer } from "./helpers/harness.ts";
+import { TestServer, until } from "./helpers/harness.ts";
 import type { ExecResult } from "./helpers/results.ts";
 
 /**
@@ -152,3 +152,24 @@ for (const [name, rc] of Object.entries(CHATTY)) {
     }
   });
 }
+
+Deno.test("a command a person started in the integrated pane is not typed into; after it, commands go on", async () => {
+  await using server = await TestServer.start({ env: { SHELL: "/bin/bash" } });
+  assertEquals(pick(await server.call<Exec>("execute_command", { command: "echo one" })), {
+    output: "one",
+    exit_code: 0,
+  });
+  // Typed as a person would, between two calls: the shell's start mark says it runs.
+  await server.call("send_keys", { pane_id: "default", text: "sleep 1" });
+  await until(
+    () => server.call<{ foreground_command: string }>("pane_state", { pane_id: "default" }),
+    (s) => s.foreground_command === "sleep",
+  );
+  const busy = await server.callError("execute_command", { command: "echo two" });
+  assert.match(busy, /PANE_BUSY/);
+  await server.call("send_keys", { pane_id: "default", text: "", keys: ["C-c"], wait: ["shell"] });
+  assertEquals(pick(await server.call<Exec>("execute_command", { command: "echo three" })), {
+    output: "three",
+    exit_code: 0,
+  });
+});
