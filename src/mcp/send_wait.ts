@@ -4,7 +4,7 @@ import { ToolError } from "../engine/errors.ts";
 import { cursorNow, MAX_WAIT_MS, parseTriggers, watchPane } from "../engine/watch/mod.ts";
 import type { ToolContext } from "./context.ts";
 import { budgetFields, budgetFrom, callText, fitShown } from "./budget.ts";
-import { stateResult } from "./tools/watch.ts";
+import { stateResult } from "./results.ts";
 
 /** Input a tool sends, then waits on: watch_pane's triggers, from before the keys were sent. */
 export const waitArg = z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(

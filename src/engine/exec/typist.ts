@@ -1,28 +1,20 @@
 import { join } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
-import { ACCEPT_KEY, type Mark, MarkReader, type ShellMarks } from "../integration/mod.ts";
+import { ACCEPT_KEY, MarkReader, type ShellMarks } from "../integration/mod.ts";
 import { ParkedStreams } from "./parked.ts";
 import type { PaneOutput } from "../output/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { OutputCollector } from "./collector.ts";
-import { type CommandMarks, HookScanner, NestedScanner } from "./hook_scanner.ts";
+import { HookScanner, NestedScanner } from "./hook_scanner.ts";
 import { LOOK_BACK, markedPrompt } from "./marked_prompt.ts";
 import { commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
 import { PROMPT_GRACE_MS, type ShellKind, waitForPrompt } from "./prompt.ts";
 import { foreground } from "./shell.ts";
 import { PaneStream } from "./stream.ts";
 import { type Typed, wakeOn } from "./typed.ts";
+import { follow, type Prepared } from "./follow.ts";
 
-/** A pane ready to be typed into: its output followed, and how to type there. */
-export interface Prepared {
-  pane: PaneInfo;
-  stream: PaneStream;
-  /** The shell's integration, when its shell waits at its prompt and prints marks. */
-  marks: ShellMarks | null;
-  shell: { kind: ShellKind; name: string };
-  /** Typing into a shell started inside an integrated one: the outer shell's nonce and running command. */
-  outer?: { nonce: string; seq: number | null };
-}
+export type { Prepared };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -181,51 +173,4 @@ export class Typist {
     })();
     return this.#dirReady;
   }
-}
-
-/** A Typed over the prepared stream: the scanner and the collector see every byte from here on. */
-function follow(
-  prepared: Prepared,
-  id: string,
-  scanner: CommandMarks,
-  collector: OutputCollector,
-  onClose: () => void,
-  park?: (stream: PaneStream, marks: ShellMarks, last: Mark | null) => void,
-): Typed & { onClose(fn: () => void): void } {
-  const { stream, pane, shell, marks } = prepared;
-  let keepOutput = true;
-  let closed = false;
-  const closers = [onClose];
-  const unlisten = stream.listen((bytes, offset) => {
-    if (keepOutput && (scanner.startEnd === null || scanner.end === null)) collector.push(bytes, offset);
-    if (scanner.push(bytes, offset) && scanner.startEnd !== null) collector.discardBefore(scanner.startEnd);
-  });
-  return {
-    id,
-    kind: shell.kind,
-    paneId: pane.paneId,
-    shellName: shell.name,
-    marks,
-    logged: stream.logged,
-    scanner,
-    collector,
-    get received() {
-      return stream.received;
-    },
-    changed: () => stream.changed(),
-    dropOutput: () => {
-      keepOutput = false;
-      collector.discardBefore(Number.MAX_SAFE_INTEGER);
-    },
-    onClose: (fn) => closers.push(fn),
-    close: () => {
-      if (closed) return;
-      closed = true;
-      unlisten();
-      // An integrated shell's command that ended: its stream waits for the next command (parked.ts).
-      if (park && marks && scanner.end && scanner instanceof HookScanner) park(stream, marks, scanner.lastMark);
-      else stream.close();
-      for (const fn of closers) fn();
-    },
-  };
 }

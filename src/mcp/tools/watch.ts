@@ -3,16 +3,12 @@ import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
 import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import type { ToolContext } from "../context.ts";
-import type { PaneInfo } from "../../engine/panes/mod.ts";
 import { ToolError } from "../../engine/errors.ts";
 import {
-  atShellPrompt,
   captureSince,
-  cursorStart,
   decodeCursor,
   DEFAULT_TRIGGERS,
   MAX_WAIT_MS,
-  type PaneProcess,
   paneProcess,
   parseTriggers,
   runInRepl,
@@ -20,7 +16,8 @@ import {
   waitForOutput,
   watchPane,
 } from "../../engine/watch/mod.ts";
-import { checkNoNul, deadError } from "../checks.ts";
+import { checkNoNul, cursorFor, deadError } from "../checks.ts";
+import { stateResult } from "../results.ts";
 import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
 import { logSize } from "../../engine/output/mod.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
@@ -43,41 +40,6 @@ function progress(ctx: ToolContext, what: string) {
 
 function cancelled(end: WaitEnd<unknown>): void {
   if (end.kind === "cancelled") throw new ToolError("CANCELLED", `Wait cancelled after ${end.elapsedMs} ms`);
-}
-
-/** A cursor's start for wait_for_text: it must be this pane's (and not with since: screen). */
-function cursorFor(pane: PaneInfo, token: string, since: string | undefined) {
-  const cursor = decodeCursor(token);
-  if (since === "screen") {
-    throw new ToolError(
-      "INVALID_ARGUMENT",
-      'Give cursor or since: "screen", not both',
-      "Drop since to start at the cursor.",
-    );
-  }
-  if (cursor.p !== pane.paneId || cursor.pid !== pane.pid) {
-    throw new ToolError(
-      "INVALID_ARGUMENT",
-      `Cursor rejected: it belongs to pane ${cursor.p} (process ${cursor.pid}), not pane ${pane.paneId}`,
-      "Pass the cursor with the pane_id it came from, or drop it.",
-    );
-  }
-  return cursorStart(cursor);
-}
-
-export function stateResult(state: PaneProcess): Record<string, unknown> {
-  const proc = state.proc;
-  return {
-    alive: state.alive,
-    ...(state.alive ? {} : { exit_code: state.exitCode }),
-    pid: state.panePid,
-    foreground_pid: proc?.fgPid ?? null,
-    foreground_command: proc?.fgCommand ?? null,
-    foreground_cmdline: proc?.fgCmdline ?? null,
-    at_shell_prompt: proc ? atShellPrompt(proc) : false,
-    waiting_for_input: proc?.waitingForInput ?? (state.alive ? null : false),
-    reason: proc?.reason ?? "the pane's process has exited",
-  };
 }
 
 export const watchTools = [
