@@ -149,7 +149,8 @@ export const watchTools = [
       trigger: "the trigger that fired, or timeout",
       fired: "a trigger fired",
       already: "exit, shell or input: the state already held when the call began",
-      exit_code: "with exit: the status of the process the pane was started for (null: not reported)",
+      exit_code:
+        "with exit: the status of the process the pane was started for (null: not reported); with shell in a shell tmuxwright started: the status of the command that ended",
       line: "pattern or error: the line that fired",
       elapsed_ms: "time until it fired",
       timeout_ms: "the timeout used, when the request was clamped",
