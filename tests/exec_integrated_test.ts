@@ -173,3 +173,21 @@ Deno.test("a command a person started in the integrated pane is not typed into; 
     exit_code: 0,
   });
 });
+
+Deno.test("a start-up file that replaces the shell (exec zsh): no marks come, commands go through the wrapper", async () => {
+  const home = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw-home" });
+  try {
+    await Deno.writeTextFile(`${home}/.bashrc`, "exec zsh -f\n");
+    await using server = await TestServer.start({ env: { HOME: home, SHELL: "/bin/bash" } });
+    // The first call waits out the grace for the shell's first prompt mark, then types the wrapper line.
+    assertEquals(pick(await server.call<Exec>("execute_command", { command: "echo $ZSH_NAME" })), {
+      output: "zsh",
+      exit_code: 0,
+    });
+    const started = performance.now();
+    assertEquals(pick(await server.call<Exec>("execute_command", { command: "false" })), { output: "", exit_code: 1 });
+    assert.ok(performance.now() - started < 3_000, "the pane is known to print no marks");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -18,6 +18,8 @@ export type { Prepared };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
+/** A shell started with marks that printed none is typed into with the wrapper line this long before a new look. */
+const UNMARKED_RECHECK_MS = 5 * 60_000;
 /** How long an integrated shell may take to react to an accepted line (its S, E or C mark). */
 const REACT_MS = 2_000;
 /** Characters a bracketed paste passes through unchanged: tab, newline and printable text. */
@@ -34,8 +36,8 @@ const UNPASTEABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 export class Typist {
   #dirReady: Promise<string> | null = null;
   #count = 0;
-  /** Panes (`%N:pid`) whose shell was started with marks but prints none (its rc ran `exec zsh`). */
-  readonly #unmarked = new Set<string>();
+  /** Panes (`%N:pid`) whose shell was started with marks but prints none (its rc ran `exec zsh`), until when. */
+  readonly #unmarked = new Map<string, number>();
   readonly #parked = new ParkedStreams();
 
   constructor(
@@ -47,7 +49,8 @@ export class Typist {
   /** Follows the pane's output and waits until its shell is at its prompt (PANE_BUSY / PANE_DEAD otherwise). */
   async prepare(pane: PaneInfo, action: string, signal?: AbortSignal, fresh = false): Promise<Prepared> {
     const key = `${pane.paneId}:${pane.pid}`;
-    const integrated = pane.marks !== null && !pane.dead && !this.#unmarked.has(key);
+    // Looked at again after a while: start-up files slower than the grace may have installed the hooks since.
+    const integrated = pane.marks !== null && !pane.dead && !(performance.now() < (this.#unmarked.get(key) ?? 0));
     // The last command's stream saw the shell draw its prompt since: type at once.
     const parked = integrated ? this.#parked.take(pane.paneId, pane.pid) : null;
     if (parked) {
@@ -72,7 +75,7 @@ export class Typist {
           const kind: ShellKind = pane.marks.shell === "fish" ? "fish" : "posix";
           return { pane, stream, marks: pane.marks, shell: { kind, name: pane.marks.shell } };
         }
-        if (state === "unmarked") this.#unmarked.add(key);
+        if (state === "unmarked") this.#unmarked.set(key, performance.now() + UNMARKED_RECHECK_MS);
         // A shell started inside the integrated one: when it ends, the outer shell's end mark says so.
         if (last?.kind === "S") outer = { nonce: pane.marks.nonce, seq: last.seq };
       }
