@@ -1,10 +1,16 @@
 /**
  * execute_command / start_process latency, end to end through MCP stdio against the real server.
- * Run: deno run --allow-run --allow-env --allow-read --allow-write scripts/bench_exec.ts [rounds]
+ * Run: deno run -A scripts/bench_exec.ts [rounds] [--before ENTRY]
+ * With --before (a bundle of an earlier version, `deno bundle --platform deno -o X main.ts`), the
+ * same calls go to both servers in alternation, so the figures are side by side in one run.
+ * Two panes each: a bash started with --norc by create_pane (commands typed in a wrapper line)
+ * and the default pane, the user's shell ($SHELL=/bin/bash, started by the server: integrated).
  */
 import { TestServer } from "../tests/helpers/harness.ts";
 
-const rounds = Number(Deno.args[0] ?? 100);
+const rounds = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 100);
+const beforeAt = Deno.args.indexOf("--before");
+const beforeEntry = beforeAt >= 0 ? Deno.args[beforeAt + 1] : undefined;
 
 function stats(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
@@ -14,34 +20,61 @@ function stats(values: number[]): string {
 
 const wallMs = () => performance.timeOrigin + performance.now();
 
-// dash as the login shell keeps start-up files out; the measured panes run bash without rc files.
-await using server = await TestServer.start({ env: { SHELL: "/bin/dash" } });
-const { pane_id } = await server.call<{ pane_id: string }>("create_pane", { command: "exec bash --norc --noprofile" });
-await server.call("execute_command", { pane_id, command: "true" }); // warm up
+interface Target {
+  label: string;
+  server: TestServer;
+  pane: Record<string, string>;
+  true: number[];
+  sleep: number[];
+  sleepServer: number[];
+}
 
-const trueTimes: number[] = [];
-const echoTimes: number[] = [];
+async function targets(label: string, server: TestServer): Promise<Target[]> {
+  const { pane_id } = await server.call<{ pane_id: string }>("create_pane", {
+    command: "exec bash --norc --noprofile",
+  });
+  const made: Target[] = [];
+  for (const [kind, pane] of [["bash --norc pane", { pane_id }], ["default pane", {}]] as const) {
+    await server.call("execute_command", { ...pane, command: "true" }); // warm up
+    made.push({ label: `${label}, ${kind}`, server, pane, true: [], sleep: [], sleepServer: [] });
+  }
+  return made;
+}
+
+const env = { SHELL: "/bin/bash" };
+await using server = await TestServer.start({ env });
+await using before = beforeEntry ? await TestServer.start({ env, entry: beforeEntry }) : null;
+const all = [...(before ? await targets("before", before) : []), ...await targets("this version", server)];
+const baseline: number[] = [];
 for (let i = 0; i < rounds; i++) {
-  let t = performance.now();
-  await server.call("execute_command", { pane_id, command: "true" });
-  trueTimes.push(performance.now() - t);
-  t = performance.now();
-  await server.call("send_keys", { pane_id, text: "", keys: ["Escape"] }); // a bare MCP round trip, side by side
-  echoTimes.push(performance.now() - t);
-}
-console.log(`execute_command("true"), end to end:   ${stats(trueTimes)}`);
-console.log(`send_keys (MCP round trip baseline):   ${stats(echoTimes)}`);
-
-const sleepDelays: number[] = [];
-const sleepServer: number[] = [];
-for (let i = 0; i < Math.max(10, rounds / 5); i++) {
+  for (const target of all) {
+    const t = performance.now();
+    await target.server.call("execute_command", { ...target.pane, command: "true" });
+    target.true.push(performance.now() - t);
+  }
   const t = performance.now();
-  const r = await server.call<{ duration_ms: number }>("execute_command", { pane_id, command: "sleep 0.2" });
-  sleepDelays.push(performance.now() - t - 200);
-  sleepServer.push(r.duration_ms - 200);
+  await server.call("send_keys", { pane_id: all.at(-1)!.pane.pane_id ?? "default", text: "", keys: ["Escape"] });
+  baseline.push(performance.now() - t);
 }
-console.log(`execute_command("sleep 0.2") - 200 ms, end to end: ${stats(sleepDelays)}`);
-console.log(`  same, server-side duration_ms - 200:           ${stats(sleepServer)}`);
+for (let i = 0; i < Math.max(10, rounds / 5); i++) {
+  for (const target of all) {
+    const t = performance.now();
+    const r = await target.server.call<{ duration_ms: number }>("execute_command", {
+      ...target.pane,
+      command: "sleep 0.2",
+    });
+    target.sleep.push(performance.now() - t - 200);
+    target.sleepServer.push(r.duration_ms - 200);
+  }
+}
+for (const target of all) {
+  console.log(`${target.label}:`);
+  console.log(`  execute_command("true"), end to end:               ${stats(target.true)}`);
+  console.log(`  execute_command("sleep 0.2") - 200 ms, end to end: ${stats(target.sleep)}`);
+  console.log(`  same, server-side duration_ms - 200:               ${stats(target.sleepServer)}`);
+}
+console.log(`send_keys (MCP round trip baseline):                  ${stats(baseline)}`);
+const pane_id = all.at(-2)!.pane.pane_id; // this version's bash --norc pane
 
 const readyDelays: number[] = [];
 const proc = await server.call<{ pane_id: string }>("create_pane", { command: "exec bash --norc --noprofile" });

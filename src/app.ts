@@ -4,7 +4,7 @@ import { ConfigError } from "./config.ts";
 import { prepareDirectories, reason } from "./state_dir.ts";
 import type { TmuxServer, TmuxStatus } from "./tmux/server.ts";
 import { PaneSetWatcher, Paster, Workspace } from "./engine/panes/mod.ts";
-import { logDir, PaneOutput } from "./engine/output/mod.ts";
+import { logDir, OutputSpool, PaneOutput } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
@@ -12,6 +12,7 @@ import { BufferRegistry } from "./engine/buffers/mod.ts";
 import { Channels } from "./engine/channels/mod.ts";
 import { DisplayPane } from "./engine/display/mod.ts";
 import { PatternCompiler } from "./patterns/mod.ts";
+import { ShellIntegration } from "./engine/integration/mod.ts";
 import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
 
 /**
@@ -26,6 +27,8 @@ export interface App {
   readonly workspace: Workspace;
   /** Live output bytes of any pane (log follower for owned panes, %output for others). */
   readonly output: PaneOutput;
+  /** Budgeted output of panes without a log, readable with read_logs (byte mode). */
+  readonly spool: OutputSpool;
   /** Process facts from /proc, read through tmux (the sandbox does not let Deno read /proc). */
   readonly proc: ProcReader;
   /** Commands typed into panes' shells, one at a time per pane. */
@@ -67,22 +70,25 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const audit = await openAudit(config);
   const events = new ServerEvents();
   events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
-  const workspace = new Workspace(config, events);
+  const workspace = new Workspace(config, events, new ShellIntegration(config.stateDir));
   const tmux = workspace.tmux;
   tmux.onStatus((status) => logTmuxStatus(events, status));
   const paneSet = new PaneSetWatcher(tmux, events);
   const output = new PaneOutput(tmux, logDir(config.stateDir));
-  const executor = new Executor(tmux, output, config.stateDir);
+  const spool = new OutputSpool();
+  const executor = new Executor(tmux, output, config.stateDir, spool);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
+  const proc = new ProcReader(tmux, config.stateDir);
   return {
     config,
     tmux,
     workspace,
     output,
-    proc: new ProcReader(tmux, config.stateDir),
+    spool,
+    proc,
     executor,
-    processes: new ProcessManager(workspace, executor, events),
+    processes: new ProcessManager(workspace, executor, events, proc),
     jobs: executor.jobs,
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),

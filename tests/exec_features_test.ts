@@ -25,17 +25,22 @@ Deno.test("execute_command: heredoc, multi-line text, a 64 KB command", async ()
   assertEquals(big.exit_code, 0);
 });
 
-Deno.test("execute_command: seq 1 100000 complete and exact; a larger output is cut and says so", async () => {
+Deno.test("execute_command: seq 1 100000 complete and exact with a raised budget; beyond it, head and tail", async () => {
   await using server = await TestServer.start();
   const pane_id = await bashPane(server);
-  const seq = await server.call<Exec>("execute_command", { pane_id, command: "seq 1 100000" });
+  const seq = await server.call<Exec>("execute_command", { pane_id, command: "seq 1 100000", max_output: 800_000 });
   const expected = Array.from({ length: 100000 }, (_, i) => String(i + 1)).join("\n");
   assert(seq.output === expected, `output differs: ${seq.output.length} chars vs ${expected.length}`);
   assertEquals(seq.truncated, false);
-  const huge = await server.call<Exec>("execute_command", { pane_id, command: "seq 1 200000" });
+  const huge = await server.call<Exec & { omitted: { lines: number } }>("execute_command", {
+    pane_id,
+    command: "seq 1 200000",
+    max_output: 800_000,
+  });
   assertEquals(huge.truncated, true);
-  assert(huge.output.endsWith("\n199999\n200000"), "the tail is kept");
+  assert(huge.output.startsWith("1\n2\n") && huge.output.endsWith("\n199999\n200000"), "head and tail are kept");
   assert(huge.output.length <= 800_000);
+  assertEquals(huge.output.split("\n").length - 1 + huge.omitted.lines, 200000);
 });
 
 Deno.test("execute_command: a carriage-return progress bar collapses to its final state", async () => {

@@ -91,7 +91,8 @@ Deno.test("watch_pane exit fires when the process start_process started exits; t
   assert.deepEqual([again.trigger, again.exit_code, again.already], ["exit", 4, true]);
   assert.ok(again.elapsed_ms < 1000, `elapsed ${again.elapsed_ms}`);
 
-  // A process interrupted with Ctrl-C: the shell drops its status, exit still fires.
+  // A process interrupted with Ctrl-C: exit fires with 130, which the integrated shell's end mark
+  // carries (a shell without integration drops the rest of the wrapper line, and the status).
   await server.call("start_process", { command: "sleep 30", pane_id: "ex" });
   const watching = server.call<Watch>("watch_pane", { pane_id: "ex", triggers: ["exit"], timeout_ms: 10_000 });
   await until(
@@ -101,7 +102,7 @@ Deno.test("watch_pane exit fires when the process start_process started exits; t
   await server.call("send_keys", { pane_id: "ex", keys: ["C-c"] });
   const interrupted = await watching;
   // The watch may begin observing before or after Ctrl-C lands, so `already` can be either here.
-  assert.deepEqual([interrupted.trigger, interrupted.exit_code], ["exit", null], JSON.stringify(interrupted));
+  assert.deepEqual([interrupted.trigger, interrupted.exit_code], ["exit", 130], JSON.stringify(interrupted));
 });
 
 Deno.test("watch_pane exit in a bash whose start-up file is slow and chatty", async () => {

@@ -1,6 +1,7 @@
 import type { ToolContext } from "./context.ts";
 import type { PaneInfo } from "../engine/panes/mod.ts";
 import { ToolError } from "../engine/errors.ts";
+import { cursorStart, decodeCursor } from "../engine/watch/mod.ts";
 import { assertNotCallerPane, assertNotSelf, type ProtectedTarget } from "../safety/self_protection.ts";
 import type { Ownership } from "../engine/layout/mod.ts";
 import { directoryProblem } from "../safety/sandbox.ts";
@@ -93,4 +94,24 @@ export function assertPaneChangeable(ctx: ToolContext, pane: PaneInfo, action: s
   if (!ctx.workspace.isOwned(pane)) {
     ctx.requireTier("destructive", `${action} pane ${pane.paneId}, which this server did not create`);
   }
+}
+
+/** A cursor's start for wait_for_text: it must be this pane's (and not with since: screen). */
+export function cursorFor(pane: PaneInfo, token: string, since: string | undefined) {
+  const cursor = decodeCursor(token);
+  if (since === "screen") {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      'Give cursor or since: "screen", not both',
+      "Drop since to start at the cursor.",
+    );
+  }
+  if (cursor.p !== pane.paneId || cursor.pid !== pane.pid) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `Cursor rejected: it belongs to pane ${cursor.p} (process ${cursor.pid}), not pane ${pane.paneId}`,
+      "Pass the cursor with the pane_id it came from, or drop it.",
+    );
+  }
+  return cursorStart(cursor);
 }

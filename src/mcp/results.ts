@@ -1,6 +1,7 @@
 import type { PaneInfo } from "../engine/panes/mod.ts";
 import type { SessionInfo, WindowInfo } from "../engine/layout/mod.ts";
 import type { App } from "../app.ts";
+import { atShellPrompt, type PaneProcess } from "../engine/watch/mod.ts";
 
 /** How the reference documents the ids of `paneIds()` (spread into a tool's `result`). */
 export const RESULT_PANE_IDS: Record<string, string> = {
@@ -73,4 +74,20 @@ export class ImageResult {
     readonly data: Uint8Array,
     readonly mimeType: string,
   ) {}
+}
+
+/** A pane's process state as pane_state, watch_pane and a send's wait report it. */
+export function stateResult(state: PaneProcess): Record<string, unknown> {
+  const proc = state.proc;
+  return {
+    alive: state.alive,
+    ...(state.alive ? {} : { exit_code: state.exitCode }),
+    pid: state.panePid,
+    foreground_pid: proc?.fgPid ?? null,
+    foreground_command: proc?.fgCommand ?? null,
+    foreground_cmdline: proc?.fgCmdline ?? null,
+    at_shell_prompt: proc ? atShellPrompt(proc) : false,
+    waiting_for_input: proc?.waitingForInput ?? (state.alive ? null : false),
+    reason: proc?.reason ?? "the pane's process has exited",
+  };
 }

@@ -1,13 +1,14 @@
-import { join } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
+import { type Budget, outputBudget, type OutputSpool } from "../output/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
+import { type BudgetedOutput, budgetedOutput } from "./budgeted.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { ToolError } from "../errors.ts";
 import { PaneLocks } from "./pane_locks.ts";
-import { OutputCollector } from "./collector.ts";
-import { commandFile, MarkerScanner, newMarkerId, statusProbeLine, wrapperLine } from "./markers.ts";
-import { type ShellKind, waitForPrompt } from "./prompt.ts";
-import { foreground, shellKind } from "./shell.ts";
+import { MarkerScanner, newMarkerId, quoteFor, statusProbeLine } from "./markers.ts";
+import type { ShellKind } from "./prompt.ts";
+import { type Prepared, Typist } from "./typist.ts";
+import { deadPaneStatus, foreground, shellKind } from "./shell.ts";
 import { JobTable } from "./jobs.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 
@@ -21,14 +22,14 @@ export interface ExecOptions {
   fresh?: boolean;
   /** Called about once a second while the command runs. */
   onProgress?: (elapsedMs: number) => void;
+  /** The output returned (default: outputBudget()). */
+  budget?: Budget;
 }
 
-export interface ExecResult {
-  output: string;
+export interface ExecResult extends BudgetedOutput {
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
-  truncated: boolean;
   /** After a timeout: whether Ctrl-C brought the shell back to its prompt. */
   interrupted?: boolean;
   /** The shell itself ended (the command ran `exit`). */
@@ -43,121 +44,92 @@ export class Executor {
   readonly locks = new PaneLocks();
   /** The command each pane was last started for, followed until it exits. */
   readonly jobs: JobTable;
-  #dirReady: Promise<string> | null = null;
+  readonly typist: Typist;
   #markers = 0;
 
   constructor(
     private readonly tmux: TmuxServer,
     private readonly output: PaneOutput,
-    private readonly stateDir: string,
+    stateDir: string,
+    /** Where budgeted output of panes without a log stays readable. */
+    readonly spool: OutputSpool,
   ) {
     this.jobs = new JobTable(tmux);
+    this.typist = new Typist(tmux, output, stateDir);
   }
 
   async execute(pane: PaneInfo, command: string, options: ExecOptions): Promise<ExecResult> {
     const release = await this.locks.acquire(pane.paneId, options.signal).catch(() => {
       throw cancelled();
     });
-    let keepLock = false;
+    const lock = { keep: false, release };
     try {
-      const shell = await waitForPrompt(this.tmux, pane, "run a command in", options.signal, options.fresh);
-      const typed = await this.type(pane, shell, command, { cwd: options.cwd });
-      try {
-        const started = performance.now();
-        const outcome = await this.#await(typed, started, options);
-        const durationMs = Math.round(performance.now() - started);
-        const { scanner, collector } = typed;
-        if (outcome === "done") {
-          const { text, truncated } = collector.text(scanner.startEnd!, scanner.end!.offset);
-          return { output: text, exitCode: scanner.end!.status, timedOut: false, durationMs, truncated };
-        }
-        if (outcome === "shell_gone") {
-          const { text, truncated } = collector.text(scanner.startEnd ?? typed.received, typed.received);
-          return { output: text, exitCode: null, timedOut: false, durationMs, truncated, shellExited: true };
-        }
-        const cutAt = typed.received;
-        await this.tmux.run("send-keys", "-t", pane.paneId, "C-c");
-        if (outcome === "aborted") {
-          keepLock = true; // released once the shell is back, so a queued call cannot type into the command
-          this.#settle(pane, typed).finally(release);
-          throw cancelled();
-        }
-        const interrupted = await this.#settle(pane, typed);
-        const { text, truncated } = collector.text(scanner.startEnd ?? cutAt, scanner.end?.offset ?? cutAt);
-        return {
-          output: text,
-          exitCode: scanner.end?.status ?? null,
-          timedOut: true,
-          durationMs,
-          truncated,
-          interrupted,
-        };
-      } finally {
-        // The job table follows the command on (a timed-out one may still run); its output is not needed.
-        typed.dropOutput();
+      let prepared = await this.typist.prepare(pane, "run a command in", options.signal, options.fresh);
+      if (prepared.marks !== null && options.cwd !== undefined) {
+        // Typed as a person would: `cd` first (its error is the answer), then the command.
+        const cd = await this.#run(prepared, `cd ${quoteFor(prepared.shell.kind, options.cwd)}`, {}, options, lock);
+        if (cd.exitCode !== 0 || cd.timedOut) return cd;
+        prepared = await this.typist.prepare(pane, "run a command in", options.signal);
       }
+      const cwd = prepared.marks === null ? options.cwd : undefined;
+      return await this.#run(prepared, command, { cwd }, options, lock);
     } finally {
-      if (!keepLock) release();
+      if (!lock.keep) release();
     }
   }
 
-  /** Types the wrapper for `command` at the shell prompt and follows the pane's output. */
-  async type(
-    pane: PaneInfo,
-    shell: { kind: ShellKind; name: string },
+  /** Types and follows one command until it ends, times out (Ctrl-C) or is cancelled. */
+  async #run(
+    prepared: Prepared,
     command: string,
-    options: { cwd?: string; keepBytes?: number } = {},
-  ): Promise<Typed> {
-    const { kind } = shell;
-    const id = newMarkerId(++this.#markers);
-    const file = join(await this.#execDir(), `${id}.sh`);
-    await Deno.writeTextFile(file, commandFile(kind, command, options.cwd), { mode: 0o600 });
-    const scanner = new MarkerScanner(id);
-    const collector = new OutputCollector(options.keepBytes);
-    let received = 0;
-    let keepOutput = true;
-    let closed = false;
-    const waiters = new Set<() => void>();
-    const subscription = await this.output.subscribe(pane, (bytes) => {
-      const offset = received;
-      received += bytes.length;
-      if (keepOutput && (scanner.startEnd === null || scanner.end === null)) collector.push(bytes, offset);
-      if (scanner.push(bytes, offset) && scanner.startEnd !== null) collector.discardBefore(scanner.startEnd);
-      for (const wake of waiters) wake();
-      waiters.clear();
-    });
+    typing: { cwd?: string },
+    options: ExecOptions,
+    lock: { keep: boolean; release: () => void },
+  ): Promise<ExecResult> {
+    const { pane } = prepared;
+    const started = performance.now(); // from before typing: the command runs as soon as its line is read
+    const typed = await this.type(prepared, command, typing);
     try {
-      await this.tmux.batch([
-        ["send-keys", "-t", pane.paneId, "-l", "--", wrapperLine(kind, id, file)],
-        ["send-keys", "-t", pane.paneId, "Enter"],
-      ]);
-    } catch (error) {
-      subscription.close();
-      Deno.remove(file).catch(() => {});
-      throw error;
+      const outcome = await this.#await(typed, started, options);
+      const durationMs = Math.round(performance.now() - started);
+      const { scanner } = typed;
+      const output = (start: number, end: number) =>
+        budgetedOutput(typed, start, end, options.budget ?? outputBudget(), this.spool);
+      if (outcome === "done") {
+        const shellExited = scanner.shellExited ? { shellExited: true } : {};
+        const out = output(scanner.startEnd!, scanner.end!.offset);
+        return { ...out, exitCode: scanner.end!.status, timedOut: false, durationMs, ...shellExited };
+      }
+      if (outcome === "shell_gone") {
+        const out = output(scanner.startEnd ?? typed.received, typed.received);
+        // The shell's own exit status is the pane's (an `exit 3` typed into it).
+        const exitCode = await deadPaneStatus(this.tmux, pane.paneId);
+        return { ...out, exitCode, timedOut: false, durationMs, shellExited: true };
+      }
+      const cutAt = typed.received;
+      await this.tmux.run("send-keys", "-t", pane.paneId, "C-c");
+      if (outcome === "aborted") {
+        lock.keep = true; // released once the shell is back, so a queued call cannot type into the command
+        this.#settle(pane, typed).finally(lock.release);
+        throw cancelled();
+      }
+      const interrupted = await this.#settle(pane, typed);
+      const out = output(scanner.startEnd ?? cutAt, scanner.end?.offset ?? cutAt);
+      return { ...out, exitCode: scanner.end?.status ?? null, timedOut: true, durationMs, interrupted };
+    } finally {
+      // The job table follows the command on (a timed-out one may still run); its output is not needed.
+      typed.dropOutput();
     }
-    const typed: Typed = {
-      id,
-      kind,
-      paneId: pane.paneId,
-      shellName: shell.name,
-      scanner,
-      collector,
-      get received() {
-        return received;
-      },
-      changed: () => new Promise<void>((resolve) => waiters.add(resolve)),
-      dropOutput: () => {
-        keepOutput = false;
-        collector.discardBefore(Number.MAX_SAFE_INTEGER);
-      },
-      close: () => {
-        if (closed) return;
-        closed = true;
-        subscription.close();
-        Deno.remove(file).catch(() => {});
-      },
-    };
+  }
+
+  /** Waits until the pane's shell is at its prompt and follows its output (see Typist.prepare). */
+  prepare(pane: PaneInfo, action: string, signal?: AbortSignal, fresh = false): Promise<Prepared> {
+    return this.typist.prepare(pane, action, signal, fresh);
+  }
+
+  /** Types `command` at the prepared prompt and makes it the pane's job. */
+  async type(prepared: Prepared, command: string, options: { cwd?: string; keepBytes?: number } = {}): Promise<Typed> {
+    const typed = await this.typist.type(prepared, command, options);
     this.jobs.follow(typed);
     return typed;
   }
@@ -170,21 +142,27 @@ export class Executor {
     const deadline = started + options.timeoutMs;
     let nextProgress = started + 1000;
     let nextTick = started + TICK_MS;
+    // Whether the shell itself ended, asked aside every TICK_MS: an end mark never waits for the answer.
+    let asking: Promise<void> | null = null;
+    let gone = false;
     for (;;) {
       if (typed.scanner.end) return "done";
       if (options.signal?.aborted) return "aborted";
+      if (gone) return "shell_gone";
       const now = performance.now();
       if (now >= deadline) return "timeout";
-      if (now >= nextTick) {
+      if (now >= nextTick && asking === null) {
         nextTick = now + TICK_MS;
-        if ((await foreground(this.tmux, typed.paneId)).dead) return "shell_gone";
-        continue;
+        asking = foreground(this.tmux, typed.paneId)
+          .then((state) => void (gone = state.dead), () => {})
+          .finally(() => asking = null);
       }
       if (now >= nextProgress) {
         options.onProgress?.(now - started);
         nextProgress += 1000;
       }
-      await wakeOn(typed.changed(), Math.min(nextTick - now, deadline - now, nextProgress - now), options.signal);
+      const wake = Math.min(nextTick - now, deadline - now, nextProgress - now);
+      await wakeOn(Promise.race([typed.changed(), asking ?? new Promise<void>(() => {})]), wake, options.signal);
     }
   }
 
@@ -228,15 +206,6 @@ export class Executor {
     } finally {
       subscription.close();
     }
-  }
-
-  #execDir(): Promise<string> {
-    this.#dirReady ??= (async () => {
-      const dir = join(this.stateDir, "exec");
-      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-      return dir;
-    })();
-    return this.#dirReady;
   }
 }
 

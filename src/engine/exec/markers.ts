@@ -59,6 +59,8 @@ export class MarkerScanner {
   startEnd: number | null = null;
   /** Stream offset of the end marker's first byte, and the status it carried. */
   end: { offset: number; status: number } | null = null;
+  /** The wrapper line is always complete (the command text is read from its file). */
+  readonly incomplete = false;
 
   /** `afterStart: false` looks for the end marker alone (a status probe). */
   constructor(id: string, afterStart = true) {

@@ -1,5 +1,5 @@
 import type { OutputCollector } from "./collector.ts";
-import { renderTerminalText } from "../output/mod.ts";
+import { renderPartialLine, renderTerminalText } from "../output/mod.ts";
 
 /** A compiled caller pattern (src/patterns/: linear time), or anything with the same test. */
 export interface LineTest {
@@ -25,7 +25,8 @@ export class LineMatcher {
       }
       this.#lineStart += lastNl + 1;
     }
-    const partial = renderTerminalText(decoder.decode(bytes.subarray(lastNl + 1)));
+    // The line still being written (a prompt) keeps the blanks before the cursor: `name? `.
+    const partial = renderPartialLine(decoder.decode(bytes.subarray(lastNl + 1)));
     return partial !== "" && this.pattern.test(partial) ? partial : null;
   }
 }
@@ -36,8 +37,9 @@ export class LineMatcher {
  */
 export function lastLines(collector: OutputCollector, start: number, end: number, n: number, dropPrompt = false) {
   const bytes = collector.slice(start, end);
-  const lines = renderTerminalText(new TextDecoder().decode(bytes)).split("\n");
-  if (dropPrompt && bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) lines.pop();
+  const unterminated = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
+  const lines = renderTerminalText(new TextDecoder().decode(bytes), unterminated).split("\n");
+  if (dropPrompt && unterminated) lines.pop();
   while (lines.length > 0 && lines[lines.length - 1].trim() === "") lines.pop();
   return lines.slice(-n);
 }

@@ -1,8 +1,9 @@
 import type { Workspace } from "../panes/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { type Executor, type Typed, wakeOn } from "./executor.ts";
-import { waitForPrompt } from "./prompt.ts";
-import { lastLines, LineMatcher, type LineTest } from "./process_lines.ts";
+import { lastLines, type LineTest } from "./process_lines.ts";
+import { awaitReady, type ReadyOutcome } from "./ready_wait.ts";
+import type { ProcReader } from "../watch/mod.ts";
 import { deliverSignal, type Signal } from "./signals.ts";
 import { deadPaneStatus, foreground, type ForegroundState, shellKind } from "./shell.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
@@ -19,7 +20,8 @@ const LAST_LINES = 20;
 
 export interface StartResult {
   pane: PaneInfo;
-  outcome: "started" | "ready" | "exited" | "timeout";
+  /** `input`: the process blocks reading the terminal (a question) before `ready` matched. */
+  outcome: "started" | ReadyOutcome;
   matchedLine?: string;
   exitCode?: number | null;
   lastLines?: string[];
@@ -59,6 +61,7 @@ export class ProcessManager {
     private readonly workspace: Workspace,
     readonly executor: Executor,
     private readonly events: ServerEvents,
+    private readonly proc: ProcReader,
   ) {}
 
   async start(
@@ -78,14 +81,13 @@ export class ProcessManager {
     const release = await this.executor.locks.acquire(pane.paneId, options.signal);
     let typed: Typed;
     try {
-      const shell = await waitForPrompt(
-        this.workspace.tmux,
+      const prepared = await this.executor.prepare(
         pane,
         "start a process in",
         options.signal,
         options.pane === undefined,
       );
-      typed = await this.executor.type(pane, shell, command, { keepBytes: PROCESS_KEEP_BYTES });
+      typed = await this.executor.type(prepared, command, { keepBytes: PROCESS_KEEP_BYTES });
     } finally {
       release();
     }
@@ -94,68 +96,12 @@ export class ProcessManager {
     this.#running.set(pane.paneId, running);
     void this.#reportOnExit(running);
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };
-    const result = await this.#awaitReady(running, options.ready, options);
+    const deps = { tmux: this.workspace.tmux, proc: this.proc };
+    const result = { pane, ...await awaitReady(deps, typed, pane, options.ready, options) };
     if (result.outcome === "ready") this.#report(running, "ready", result.matchedLine ?? "", null);
+    if (result.outcome === "input") this.#report(running, "input", result.lastLines?.at(-1) ?? "", null);
     if (result.outcome === "exited") this.#reportExit(running, result.exitCode ?? null);
     return result;
-  }
-
-  async #awaitReady(
-    { typed, pane }: Running,
-    ready: LineTest,
-    options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (elapsedMs: number) => void },
-  ): Promise<StartResult> {
-    const started = performance.now();
-    const matcher = new LineMatcher(ready);
-    const deadline = started + options.timeoutMs;
-    let nextProgress = started + 1000;
-    let nextTick = started + 250;
-    for (;;) {
-      const { scanner, collector } = typed;
-      if (scanner.startEnd !== null) {
-        const match = matcher.feed(collector, scanner.startEnd, scanner.end?.offset ?? typed.received);
-        if (match !== null) {
-          return { pane, outcome: "ready", matchedLine: match, elapsedMs: Math.round(performance.now() - started) };
-        }
-      }
-      if (scanner.end) {
-        return {
-          pane,
-          outcome: "exited",
-          exitCode: scanner.end.status,
-          lastLines: lastLines(collector, scanner.startEnd!, scanner.end.offset, LAST_LINES),
-          elapsedMs: Math.round(performance.now() - started),
-        };
-      }
-      const now = performance.now();
-      const dead = now >= nextTick && (await foreground(this.workspace.tmux, pane.paneId)).dead;
-      if (now >= nextTick) nextTick = now + 250;
-      if (dead) {
-        await settled(typed);
-        return {
-          pane,
-          outcome: "exited",
-          exitCode: await deadPaneStatus(this.workspace.tmux, pane.paneId),
-          lastLines: scanner.startEnd === null
-            ? []
-            : lastLines(collector, scanner.startEnd, typed.received, LAST_LINES),
-          elapsedMs: Math.round(now - started),
-        };
-      }
-      if (now >= deadline || options.signal?.aborted) {
-        return {
-          pane,
-          outcome: "timeout",
-          lastLines: lastLines(collector, scanner.startEnd ?? typed.received, typed.received, LAST_LINES),
-          elapsedMs: Math.round(now - started),
-        };
-      }
-      if (now >= nextProgress) {
-        options.onProgress?.(now - started);
-        nextProgress += 1000;
-      }
-      await wakeOn(typed.changed(), Math.min(nextTick - now, deadline - now, nextProgress - now), options.signal);
-    }
   }
 
   async stop(pane: PaneInfo, signal: Signal, timeoutMs: number, abort?: AbortSignal): Promise<StopResult> {
@@ -281,15 +227,5 @@ async function foregroundOf(
     const running = typed !== null && typed.scanner.startEnd !== null && typed.scanner.end === null;
     if (state.dead || !atShell(state.command) || !running || performance.now() >= deadline) return state;
     await wakeOn(typed.changed(), 10);
-  }
-}
-
-/** Waits until the pane's last bytes have been read from its log (no new bytes for 50 ms, at most 500 ms). */
-async function settled(typed: Typed): Promise<void> {
-  const deadline = performance.now() + 500;
-  while (performance.now() < deadline) {
-    const before = typed.received;
-    await wakeOn(new Promise(() => {}), 50);
-    if (typed.received === before && typed.scanner.startEnd !== null) return;
   }
 }

@@ -1,4 +1,5 @@
-import type { MarkerScanner } from "./markers.ts";
+import type { ShellMarks } from "../integration/mod.ts";
+import type { CommandMarks } from "./hook_scanner.ts";
 import type { OutputCollector } from "./collector.ts";
 import type { ShellKind } from "./shell.ts";
 
@@ -9,9 +10,13 @@ export interface Typed {
   paneId: string;
   /** The shell's name as tmux showed it when the command was typed. */
   shellName: string;
-  scanner: MarkerScanner;
+  /** The shell's integration, when the command was typed as it is (null: the wrapper line). */
+  marks: ShellMarks | null;
+  /** Offsets are the pane's log offsets (false: counted from the subscription's start). */
+  logged: boolean;
+  scanner: CommandMarks;
   collector: OutputCollector;
-  /** Stream offset (bytes since subscribing) of everything received so far. */
+  /** Stream offset of everything received so far (see PaneStream). */
   readonly received: number;
   /** Resolves when new bytes arrive. */
   changed(): Promise<void>;

@@ -1,8 +1,19 @@
 import { stripVTControlCharacters } from "node:util";
-import { concatBytes, listSegments, logStart, readRange, renderTerminalText, type Segment } from "../output/mod.ts";
+import {
+  concatBytes,
+  listSegments,
+  logStart,
+  type OutputLine,
+  rawLines,
+  readRange,
+  renderTerminalText,
+  type Segment,
+} from "../output/mod.ts";
 
 export interface TailResult {
   lines: string[];
+  /** The same lines with their raw byte ranges in the log (for an output budget's marker). */
+  rows: OutputLine[];
   /** More lines existed before the first one returned (or were rotated away). */
   truncated: boolean;
   /** First byte still on disk; > 0 when older output was rotated away. */
@@ -53,11 +64,10 @@ export async function readTail(logPath: string, count: number, stripAnsi: boolea
   }
   const all = concatBytes(blocks);
   const begin = cut >= 0 ? cut : Math.max(pos, end - MAX_TAIL_BYTES);
-  let text = new TextDecoder().decode(all.subarray(begin - pos));
-  if (skipFinal) text = text.slice(0, -1);
-  let lines = text === "" && end === begin ? [] : text.split("\n");
-  lines = lines.map((line) => stripAnsi ? renderTerminalText(line) : line.replace(/\r+$/, ""));
-  return { lines, truncated: begin > 0, logStart: start, logEnd: end };
+  const render = stripAnsi ? renderTerminalText : (line: string) => line.replace(/\r+$/, "");
+  // A final newline ends the last line (rawLines starts no line after it).
+  const rows = rawLines(all.subarray(begin - pos), begin, render);
+  return { lines: rows.map((r) => r.text), rows, truncated: begin > 0, logStart: start, logEnd: end };
 }
 
 /**

@@ -2,9 +2,10 @@
  * Terminal bytes → plain text, the way the text would read on screen line by line: escape
  * sequences removed, `\r` returns to the line start (progress bars collapse to their final
  * state), `\b` steps back, `ESC[K` erases to the end of the line. One renderer for every tool
- * that returns output from a byte stream.
+ * that returns output from a byte stream. With `keepCursorBlanks`, the last line, when the input
+ * does not end with a newline, keeps its blanks up to the cursor.
  */
-export function renderTerminalText(input: string): string {
+export function renderTerminalText(input: string, keepCursorBlanks = false): string {
   const out: string[] = [];
   let line: string[] = [];
   let col = 0;
@@ -46,8 +47,22 @@ export function renderTerminalText(input: string): string {
       put(ch);
     }
   }
-  if (line.length > 0) out.push(line.join("").trimEnd());
+  if (line.length > 0 || (keepCursorBlanks && col > 0)) {
+    // An unterminated last line (a prompt) keeps the blanks written before the cursor: `name? `.
+    const text = line.join("");
+    const trimmed = text.trimEnd();
+    out.push(keepCursorBlanks ? text.slice(0, Math.max(trimmed.length, col)).padEnd(col) : trimmed);
+  }
   return out.join("\n");
+}
+
+/**
+ * The line a program is still writing, as it reads on screen with the cursor after it: trailing
+ * blanks before the cursor are kept, so a prompt `name? ` matches `name\? $` (`renderTerminalText`
+ * with `keepCursorBlanks`; complete lines never keep trailing blanks).
+ */
+export function renderPartialLine(raw: string): string {
+  return renderTerminalText(raw, true);
 }
 
 /** Returns the index of the last character of the escape sequence starting at `start`. */

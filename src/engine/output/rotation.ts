@@ -66,8 +66,18 @@ export async function listSegments(logPath: string): Promise<Segment[]> {
   return segments;
 }
 
-/** Total bytes the pane has written (its end offset), 0 before its first output. */
+/**
+ * Total bytes the pane has written (its end offset), 0 before its first output. The symlink names
+ * the segment being written, so two calls answer without listing the directory (which holds every
+ * pane's logs). The writer creates the next segment before it moves the link: a link still on a
+ * full segment gives that segment's end, which is the next one's start, and nothing is written yet.
+ */
 export async function logEnd(logPath: string): Promise<number> {
+  try {
+    const target = await Deno.readLink(logPath);
+    const parsed = parseSegmentName(join(dirname(logPath), basename(target)));
+    if (parsed?.logPath === logPath) return parsed.start + await fileSize(join(dirname(logPath), basename(target)));
+  } catch { /* no link yet, or a log older than rotation: list the segments */ }
   const segments = await listSegments(logPath);
   const last = segments[segments.length - 1];
   return last ? last.start + last.size : 0;

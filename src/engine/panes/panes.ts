@@ -1,5 +1,6 @@
 import { formatTemplate, parseRows } from "../../tmux/formats.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
+import { decodeMarks, type ShellMarks } from "../integration/mod.ts";
 
 /** The pane fields every listing reads; one template, one strict parser. */
 export const PANE_FIELDS = {
@@ -15,6 +16,7 @@ export const PANE_FIELDS = {
   workspace: "@tmuxwright_workspace",
   hub: "@tmuxwright_hub",
   log: "@tmuxwright_log",
+  marks: "@tmuxwright_marks",
   title: "pane_title",
   dead: "pane_dead",
   deadStatus: "pane_dead_status",
@@ -48,6 +50,8 @@ export interface PaneInfo {
   /** The hub pane that keeps a workspace session alive. */
   hub: boolean;
   logPath: string | null;
+  /** The shell this server started in the pane prints marks (shell integration); null otherwise. */
+  marks: ShellMarks | null;
   title: string;
   dead: boolean;
   /** Exit status; 128+N when the process was killed by signal N (as shells report it). */
@@ -107,6 +111,7 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       workspace: row.workspace || null,
       hub: row.hub === "1",
       logPath: row.log === "" ? null : decodeName(row.log),
+      marks: decodeMarks(row.marks),
       title: row.title,
       dead,
       closing: row.dead === "1" && !dead,

@@ -17,6 +17,7 @@ import {
   WORKSPACE_OPTIONS,
 } from "../workspaces/mod.ts";
 import { stopForeignLogs } from "./pane_logs.ts";
+import { encodeMarks, type ShellIntegration } from "../integration/mod.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -61,7 +62,12 @@ export class Workspace {
   #reaping: Promise<string[]> | null = null;
   #defaultPane: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly config: Readonly<Config>, private readonly events: ServerEvents) {
+  constructor(
+    private readonly config: Readonly<Config>,
+    private readonly events: ServerEvents,
+    /** Starts the user's shell with its marks (absent: shells start as they are). */
+    private readonly integration?: ShellIntegration,
+  ) {
     this.instance = newInstanceId(config.pid);
     this.#sessionName = `tmuxwright-${config.pid}`;
     const guard = new SessionGuard(sessionGuardPath(config.stateDir));
@@ -120,11 +126,16 @@ export class Workspace {
     await this.tmux.run("display-message", "-p", "ok"); // connects, creating the workspace if needed
     const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
-    const program = options.argv ??
+    // The user's own shell, at its prompt for commands: started with the marks of its integration.
+    const launch = options.argv === undefined && options.command === undefined
+      ? await this.integration?.launch(this.config.shell, options.login ?? false) ?? null
+      : null;
+    const program = options.argv ?? launch?.argv ??
       (options.command === undefined ? shellArgs : [...shellArgs, "-c", options.command]);
     const common = ["-d", "-P", "-F", PANE_TEMPLATE];
     if (options.cwd !== undefined) common.push("-c", escapeFormat(options.cwd));
-    for (const [key, value] of Object.entries(options.env ?? {})) common.push("-e", `${key}=${value}`);
+    const env = { ...options.env, ...launch?.env };
+    for (const [key, value] of Object.entries(env)) common.push("-e", `${key}=${value}`);
     const argv = ["--", "/bin/sh", "-c", GATE_SCRIPT, "tmuxwright-gate", channel, ...program];
 
     let created: string[];
@@ -170,6 +181,7 @@ export class Workspace {
     if (options.name !== undefined) {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_name", encodeName(options.name)]);
     }
+    if (launch) setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_marks", encodeMarks(launch.marks)]);
     try {
       await this.tmux.batch(setups);
     } finally {
@@ -193,6 +205,7 @@ export class Workspace {
         instance: this.instance,
         workspace: this.#sessionName,
         logPath,
+        marks: launch?.marks ?? null,
       },
       logPath,
     };

@@ -13,7 +13,7 @@ import { visibleLines } from "./wait_output.ts";
  * A position always sits at a line start: the incomplete last line is returned as `pending` and
  * again, complete, by the next read.
  */
-type Position = { k: "log"; o: number } | { k: "grid"; a: number; h: string };
+type Position = { k: "log"; o: number } | { k: "grid"; a: number; h: string; x?: number };
 type Cursor = { v: 1; p: string; pid: number } & Position;
 
 export interface SinceResult {
@@ -32,7 +32,7 @@ export function decodeCursor(token: string): Cursor {
   const bad = () =>
     new ToolError(
       "INVALID_ARGUMENT",
-      "Invalid cursor: not one returned by capture_since",
+      "Invalid cursor: not one returned by capture_since or send_keys",
       "Call capture_since with pane_id.",
     );
   if (!token.startsWith("tw1.")) throw bad();
@@ -43,9 +43,28 @@ export function decodeCursor(token: string): Cursor {
     throw bad();
   }
   const okPos = (value?.k === "log" && Number.isSafeInteger(value.o) && value.o >= 0) ||
-    (value?.k === "grid" && Number.isSafeInteger(value.a) && typeof value.h === "string");
+    (value?.k === "grid" && Number.isSafeInteger(value.a) && typeof value.h === "string" &&
+      (value.x === undefined || Number.isSafeInteger(value.x)));
   if (value?.v !== 1 || !/^%\d+$/.test(value.p) || !Number.isSafeInteger(value.pid) || !okPos) throw bad();
   return value;
+}
+
+/**
+ * A cursor at this very moment (before keys are sent): the log's end for an owned pane (it may
+ * sit inside a line: the rest of that line, the typed command's echo, comes next), the cursor's
+ * row for another pane (with its column, so a wait starting there knows the row was begun).
+ */
+export async function cursorNow(tmux: TmuxServer, pane: PaneInfo, followsLog: boolean): Promise<string> {
+  const base = { v: 1 as const, p: pane.paneId, pid: pane.pid ?? 0 };
+  if (followsLog) return encodeCursor({ ...base, k: "log", o: await logSize(pane.logPath!) });
+  const [row] = await tmux.run("display-message", "-p", "-t", pane.paneId, "#{history_size} #{cursor_y} #{cursor_x}");
+  const [hs, cy, cx] = row.split(" ").map(Number);
+  return encodeCursor({ ...base, k: "grid", a: hs + cy, h: await rowHash(tmux, pane.paneId, cy - 1), x: cx });
+}
+
+/** Where a wait that starts at `cursor` begins reading (see scanPane's `fromOffset` / `fromRow`). */
+export function cursorStart(cursor: Cursor): { fromOffset: number } | { fromRow: { abs: number; x: number } } {
+  return cursor.k === "log" ? { fromOffset: cursor.o } : { fromRow: { abs: cursor.a, x: cursor.x ?? 0 } };
 }
 
 function encodeCursor(cursor: Cursor): string {

@@ -1,4 +1,4 @@
-import { stripVTControlCharacters } from "node:util";
+import { renderPartialLine } from "../output/mod.ts";
 import { ByteTail } from "./byte_tail.ts";
 import { byteKind, ChunkLines, CONTROLS, erased, NO_LINES, renderLine, renderLines, textKind } from "./chunk_lines.ts";
 
@@ -18,6 +18,8 @@ export { ChunkLines, chunkLines, NO_LINES } from "./chunk_lines.ts";
 export interface ScannerOptions {
   /** Drop everything up to the first newline (the rest of a line being typed: its echo). */
   skipFirstLine?: boolean;
+  /** Drop this many lines (the echo of several typed lines); at least one with skipFirstLine. */
+  skipLines?: number;
   /** How many rendered lines to report (default 50). */
   keepLines?: number;
   /** Bound on reported text in characters (default 16,000). */
@@ -30,13 +32,16 @@ const encoder = new TextEncoder();
 export class LineScanner {
   readonly #decoder = new TextDecoder("utf-8");
   #partial = "";
-  #skipping: boolean;
+  /** Lines still to skip. */
+  #skipping: number;
+  /** Bytes were only kept (keep()), so the unfinished line lives in the tail alone. */
+  #keptOnly = false;
   readonly #tail: ByteTail;
   readonly #keepLines: number;
   readonly #keepChars: number;
 
   constructor(options: ScannerOptions = {}) {
-    this.#skipping = options.skipFirstLine ?? false;
+    this.#skipping = Math.max(options.skipLines ?? 0, options.skipFirstLine ? 1 : 0);
     this.#keepLines = options.keepLines ?? 50;
     this.#keepChars = options.keepChars ?? 16_000;
     // Raw bytes for the report: room for the kept characters with colour codes around them.
@@ -64,6 +69,7 @@ export class LineScanner {
 
   /** Keeps bytes for the report only, decoding nothing (a watch with no text trigger). */
   keep(bytes: Uint8Array): void {
+    this.#keptOnly = true;
     this.#tail.push(this.#skip(bytes));
   }
 
@@ -74,16 +80,23 @@ export class LineScanner {
 
   /** The incomplete last line, rendered, or null while it is being skipped or empty. */
   get partial(): string | null {
-    if (this.#skipping || this.#partial === "") return null;
-    return renderLine(this.#partial);
+    const raw = this.#unfinished();
+    return raw === null ? null : renderLine(raw);
   }
 
-  /** The incomplete line with its trailing blanks kept, so a prompt regex like `>>> ` can match. */
+  /** The incomplete line with the blanks before the cursor kept, so a prompt regex like `^>>> $` can match. */
   get partialForMatch(): string | null {
-    const rendered = this.partial;
-    if (rendered === null) return null;
-    const tail = /[ \t]*$/.exec(stripVTControlCharacters(this.#partial.slice(this.#partial.lastIndexOf("\r") + 1)));
-    return rendered + (tail?.[0] ?? "");
+    const raw = this.#unfinished();
+    return raw === null ? null : renderPartialLine(raw);
+  }
+
+  /** The raw unfinished line, or null while skipping or when there is none. */
+  #unfinished(): string | null {
+    if (this.#skipping > 0) return null;
+    if (!this.#keptOnly) return this.#partial === "" ? null : this.#partial;
+    const bytes = this.#tail.bytes();
+    const raw = new TextDecoder().decode(bytes.subarray(bytes.lastIndexOf(0x0a) + 1));
+    return raw === "" ? null : raw;
   }
 
   /** The last `n` lines (the incomplete one last, if it shows anything). */
@@ -97,13 +110,16 @@ export class LineScanner {
     return { text: lines.join("\n"), truncated };
   }
 
-  /** Drops bytes up to and including the first newline while skipping (a newline ends no UTF-8 sequence). */
+  /** Drops the lines still to skip, up to and including their newlines (a newline ends no UTF-8 sequence). */
   #skip(bytes: Uint8Array): Uint8Array {
-    if (!this.#skipping) return bytes;
-    const nl = bytes.indexOf(0x0a);
-    if (nl < 0) return bytes.subarray(bytes.length);
-    this.#skipping = false;
-    return bytes.subarray(nl + 1);
+    let rest = bytes;
+    while (this.#skipping > 0) {
+      const nl = rest.indexOf(0x0a);
+      if (nl < 0) return rest.subarray(rest.length);
+      this.#skipping--;
+      rest = rest.subarray(nl + 1);
+    }
+    return rest;
   }
 
   /** Renders the newest kept bytes into at most `n` lines and `chars` characters. */

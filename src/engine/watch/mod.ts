@@ -13,7 +13,15 @@ export {
 export { MAX_WAIT_MS, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 export { type CompilePattern, DEFAULT_TRIGGERS, type LineTest, parseTriggers, type Trigger } from "./triggers.ts";
 export { type WatchDeps, watchPane, type WatchResult } from "./watch.ts";
-export { captureSince, decodeCursor, type SinceResult } from "./cursor.ts";
+export { captureSince, cursorNow, cursorStart, decodeCursor, type SinceResult } from "./cursor.ts";
 export { type ReplDeps, type ReplTurn, runInRepl } from "./repl.ts";
-export { atShellPrompt, type PaneProcess, paneProcess, type ProcState } from "./procstate.ts";
+export {
+  asksForInput,
+  atShellPrompt,
+  type PaneProcess,
+  paneProcess,
+  processExists,
+  type ProcState,
+  readProcState,
+} from "./procstate.ts";
 export { ProcReader } from "./proc_reader.ts";

@@ -20,8 +20,12 @@ export class ProcReader {
 
   constructor(private readonly tmux: TmuxServer, private readonly stateDir: string) {}
 
-  /** The pane process's stat and fds, and its terminal's foreground group leader's stat, comm, cmdline, syscall, wchan, fds. */
-  async snapshot(panePid: number): Promise<ProcFiles> {
+  /**
+   * The pane process's stat and fds, and its terminal's foreground group leader's stat, comm,
+   * cmdline, syscall, wchan, fds; with `terminal`, also the terminal's modes (`stty -a`, one more
+   * process).
+   */
+  async snapshot(panePid: number, options: { terminal?: boolean } = {}): Promise<ProcFiles> {
     if (!Number.isSafeInteger(panePid) || panePid <= 0) throw new RangeError(`invalid pid ${panePid}`);
     const dir = join(this.stateDir, "proc");
     this.#ready ??= Deno.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -29,7 +33,8 @@ export class ProcReader {
     const file = join(dir, `${Deno.pid}-${++this.#counter}.txt`);
     if (/['\n%]/.test(file)) throw new RangeError(`unsafe path ${file}`);
     try {
-      await this.tmux.oneShot("run-shell", escapeFormat(`{ P=${panePid}; ${SCRIPT}; } > '${file}' 2>/dev/null`));
+      const script = options.terminal ? `${SCRIPT}; ${TERMINAL_SCRIPT}` : SCRIPT;
+      await this.tmux.oneShot("run-shell", escapeFormat(`{ P=${panePid}; ${script}; } > '${file}' 2>/dev/null`));
       return parseSnapshot(await Deno.readTextFile(file));
     } catch {
       return new Map();
@@ -52,6 +57,9 @@ const SCRIPT = [
   "echo \"@@ /proc/$T/cmdline\"; tr '\\000' ' ' < /proc/$T/cmdline; echo",
   "l $T",
 ].join("; ");
+
+/** The terminal's modes (`-icanon`: a program reads single keys), read from the pane's tty on fd 0. */
+const TERMINAL_SCRIPT = 'echo "@@ stty"; stty -a < /proc/$P/fd/0';
 
 export function parseSnapshot(text: string): ProcFiles {
   const files: ProcFiles = new Map();

@@ -26,6 +26,11 @@ export interface ProcState {
   state: string | null;
   /** Blocked in read(2) on fd 0 (a `read` builtin, `cat`, `input()`), as opposed to a line editor. */
   readsStdin: boolean;
+  /**
+   * The terminal is in non-canonical mode (`-icanon`): a program reads single keys (node's
+   * readline, fish's reader, full-screen programs). Null unless the snapshot read the modes.
+   */
+  rawTerminal: boolean | null;
 }
 
 /** Shells whose foreground presence means "at a prompt" (see `atShellPrompt`). */
@@ -88,6 +93,7 @@ const UNKNOWN: ProcState = {
   reason: "",
   readsStdin: false,
   state: null,
+  rawTerminal: null,
 };
 
 /**
@@ -111,7 +117,9 @@ export function readProcState(files: ProcFiles, panePid: number): ProcState {
     fgCmdline,
     fgIsShell: fgCommand !== null && SHELLS.has(fgCommand.replace(/^-/, "")),
   };
-  return { ...base, state: statFields(files, fgPid)?.[0] ?? null, ...waiting(files, fgPid, tty) };
+  const stty = files.get("stty");
+  const rawTerminal = stty === undefined ? null : /(?:^|\s)-icanon(?:\s|;|$)/m.test(stty);
+  return { ...base, state: statFields(files, fgPid)?.[0] ?? null, ...waiting(files, fgPid, tty), rawTerminal };
 }
 
 /** Decides whether `pid` is blocked reading the terminal `tty`. */
@@ -173,6 +181,18 @@ export function atShellPrompt(state: ProcState): boolean {
 /** A process (not a shell at its prompt) blocked reading the terminal. */
 export function waitsForInput(state: ProcState): boolean {
   return state.waitingForInput === true && !atShellPrompt(state);
+}
+
+/**
+ * A process started in the pane asks for input: blocked reading the terminal (any process but the
+ * pane's own shell at its prompt: a `read` builtin, `input()`, a nested shell's prompt), or, when
+ * /proc cannot tell (poll/epoll), a program other than the pane's shell that put the terminal in
+ * raw mode and left an unfinished line (a question) on it. Needs a snapshot with the terminal's modes.
+ */
+export function asksForInput(state: ProcState, panePid: number | null, unfinishedLine: boolean): boolean {
+  const paneShell = state.fgPid === panePid;
+  if (state.waitingForInput === true) return !(paneShell && atShellPrompt(state));
+  return state.waitingForInput === null && !paneShell && state.rawTerminal === true && unfinishedLine;
 }
 
 /** Alive/exit facts from tmux plus the foreground process from /proc. */

@@ -45,10 +45,16 @@ export interface PaneScan {
 export type OnChunk = (lines: ChunkLines, bytes: Uint8Array, scanner: LineScanner) => void | Promise<void>;
 
 export interface ScanOptions {
+  /** Skip the rest of a line already begun (the echo of a just-typed command); see scanPane. */
   echoGuard?: boolean;
   keepLines?: number;
   keepChars?: number;
+  /** Start at this log offset (a cursor), not at the log's end. */
   fromOffset?: number;
+  /** A pane without a log: start at this grid row (a cursor; `x` > 0: the row was begun). */
+  fromRow?: { abs: number; x: number };
+  /** The first lines are the echo of what the caller is about to type: skip this many. */
+  skipLines?: number;
   /** Decode and render lines (default); false keeps only the raw tail for the final report. */
   decode?: boolean;
 }
@@ -94,19 +100,21 @@ export async function scanPane(
     });
     return busy = next;
   };
-  let start = options.fromOffset;
+  let start: number | undefined;
   let midLine = false;
   const logged = deps.output.followsLog(pane);
   let startRow: { abs: number; x: number } | null = null;
-  if (logged && start === undefined) {
-    start = await logSize(pane.logPath!);
-    midLine = start > 0 && await lineInProgress(pane.logPath!, start);
-  } else if (!logged) {
-    startRow = await gridPosition(deps.tmux, pane.paneId);
+  if (logged) {
+    start = options.fromOffset ?? await logSize(pane.logPath!);
+    midLine = options.echoGuard === true && start > 0 && await lineInProgress(pane.logPath!, start);
+  } else {
+    startRow = options.fromRow ?? await gridPosition(deps.tmux, pane.paneId);
     midLine = startRow.x > 0;
   }
   // Read after the start position: "at a prompt" then proves the typed line's echo comes after it.
-  const proc = options.echoGuard ? (await paneProcess(deps.proc, pane)).proc : null;
+  // (From a cursor, what the pane does now says nothing about the line at the cursor.)
+  const fromCursor = options.fromOffset !== undefined || options.fromRow !== undefined;
+  const proc = options.echoGuard && !fromCursor ? (await paneProcess(deps.proc, pane)).proc : null;
   const subscription = await deps.output.subscribe(pane, (bytes) => {
     if (ready) return feed(bytes);
     queue.push(bytes.slice());
@@ -167,6 +175,16 @@ async function lineInProgress(path: string, size: number): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The visible screen as lines to match (wrapped lines joined). The last line with text keeps the
+ * blanks the program wrote after it (`-N`): that is the line being written, a prompt like `name? `.
+ */
+export async function screenForMatch(tmux: TmuxServer, paneId: string): Promise<string[]> {
+  const lines = await tmux.run("capture-pane", "-p", "-J", "-N", "-t", paneId);
+  const last = lines.findLastIndex((l) => l.trim() !== "");
+  return lines.map((l, i) => i === last ? l : l.trimEnd());
 }
 
 /** The visible screen as lines (wrapped lines joined). */

@@ -1,10 +1,18 @@
 import type { PaneInfo } from "../panes/mod.ts";
 import { ChunkLines } from "./line_scanner.ts";
 import { type ChunkTest, firstMatch } from "./chunk_match.ts";
-import { type PaneScan, scanPane, visibleLines, type WaitDeps } from "./scan_pane.ts";
+import { type PaneScan, type ScanOptions, scanPane, screenForMatch, visibleLines, type WaitDeps } from "./scan_pane.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 
-export { type PaneJob, type PaneJobs, type PaneScan, scanPane, visibleLines, type WaitDeps } from "./scan_pane.ts";
+export {
+  type PaneJob,
+  type PaneJobs,
+  type PaneScan,
+  type ScanOptions,
+  scanPane,
+  visibleLines,
+  type WaitDeps,
+} from "./scan_pane.ts";
 
 export type Since = "now" | "screen";
 
@@ -23,15 +31,16 @@ export interface OutputWaitResult {
 
 /**
  * Waits until a line of the pane's output matches `pattern`. By default only output written
- * after the call began can match; `since: "screen"` also tests what is visible now. Event
- * driven: log follower or `%output`, never a poll. Each chunk's lines are matched in one call
+ * after the call began can match; `since: "screen"` also tests what is visible now; `from` (a
+ * cursor) starts at an earlier position, so a reply that came before the wait began matches too.
+ * Event driven: log follower or `%output`, never a poll. Each chunk's lines are matched in one call
  * (see chunk_match.ts). Reusable by any tool that waits for a readiness line.
  */
 export async function waitForOutput(
   deps: WaitDeps,
   pane: PaneInfo,
   pattern: ChunkTest,
-  options: WaitOptions & { since?: Since },
+  options: WaitOptions & { since?: Since; from?: Pick<ScanOptions, "fromOffset" | "fromRow"> },
 ): Promise<OutputWaitResult> {
   let scan: PaneScan | null = null;
   let screen: string[] = [];
@@ -47,9 +56,9 @@ export async function waitForOutput(
     };
     scan = await scanPane(deps, pane, async (lines, _bytes, scanner) => {
       await test(lines.withPartial(scanner.partialForMatch), "output");
-    }, { echoGuard: options.since !== "screen", keepLines: 20, keepChars: 4_000 });
+    }, { echoGuard: options.since !== "screen", keepLines: 20, keepChars: 4_000, ...options.from });
     if (options.since === "screen") {
-      screen = await visibleLines(deps.tmux, pane.paneId);
+      screen = await screenForMatch(deps.tmux, pane.paneId);
       await test(new ChunkLines(screen.toReversed().join("\n")), "screen");
     }
     const current = scan;

@@ -5,6 +5,7 @@ import { deadStatus, finalState } from "./pane_end.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
 import { BellDetector, ERROR_TEST, type Trigger } from "./triggers.ts";
 import { firstMatch } from "./chunk_match.ts";
+import { MarkReader } from "../integration/mod.ts";
 import type { ServerEvents } from "../events/mod.ts";
 
 /** A watch also publishes the trigger that fired on the server's event stream. */
@@ -34,6 +35,8 @@ export interface WatchResult {
   elapsedMs: number;
   output: string;
   outputTruncated: boolean;
+  /** The output's last line is unfinished (at a `shell` trigger: the prompt). */
+  unfinishedLast: boolean;
   state: PaneProcess & { gone: boolean };
 }
 
@@ -54,7 +57,13 @@ export async function watchPane(
   deps: WatchDeps,
   pane: PaneInfo,
   triggers: readonly Trigger[],
-  options: WaitOptions & { origin?: string },
+  options: WaitOptions & {
+    origin?: string;
+    /** Sends input once the watch listens (send_keys with wait): what it causes cannot be missed. */
+    act?: () => Promise<void>;
+    /** The first lines are the echo of what `act` types: not output, never matched. */
+    skipLines?: number;
+  },
 ): Promise<WatchResult> {
   let scan: PaneScan | null = null;
   const end = await runWait<Fired>(options, async (finish) => {
@@ -189,8 +198,17 @@ export async function watchPane(
       return t.kind === "error" ? [{ order, name: t.name, test: ERROR_TEST }] : [];
     });
 
+    // An integrated shell marks its prompt: its P mark is the shell back at its prompt, at once.
+    const marks = pane.marks ? new MarkReader(pane.marks.nonce) : null;
+    let ended: number | null = null;
     scan = await scanPane(deps, pane, async (lines, bytes, scanner) => {
       if (done) return;
+      for (const mark of marks?.push(bytes, 0) ?? []) {
+        if (mark.kind === "E") ended = mark.status;
+        if (mark.kind === "P" && mark.pid === pane.pid && has("shell")) {
+          return fire({ trigger: "shell", ...(ended === null ? {} : { exitCode: ended }) });
+        }
+      }
       lastOutput = performance.now();
       outputSeen = true;
       armIdle();
@@ -198,14 +216,29 @@ export async function watchPane(
       const instant = triggers.findIndex((t) => t.kind === "change" || (t.kind === "bell" && rang));
       const tests = textTriggers.filter((t) => instant < 0 || t.order < instant);
       if (tests.length > 0) {
-        const found = await firstMatch(tests.map((t) => t.test), lines.withPartial(scanner.partial));
+        // A prompt keeps its trailing blanks: `name? `.
+        const found = await firstMatch(tests.map((t) => t.test), lines.withPartial(scanner.partialForMatch));
         if (done) return;
         if (found) return fire({ trigger: tests[found.test].name, line: found.line });
       }
       if (instant >= 0) return fire({ trigger: triggers[instant].name });
       checkWhenQuiet();
-    }, { echoGuard: true, keepLines: 200, keepChars: 16_000, decode: textTriggers.length > 0 });
+    }, {
+      echoGuard: !options.act,
+      skipLines: options.skipLines,
+      keepLines: 200,
+      keepChars: 16_000,
+      decode: textTriggers.length > 0,
+    });
 
+    if (options.act) {
+      try {
+        await options.act();
+      } catch (error) {
+        scan.close();
+        throw error;
+      }
+    }
     armIdle();
     const unlisten = deps.tmux.onNotification((name) => {
       if (STATE_NOTIFICATIONS.has(name)) requestCheck();
@@ -226,6 +259,7 @@ export async function watchPane(
     };
   });
   const { text, truncated } = (scan as PaneScan | null)?.scanner.text() ?? { text: "", truncated: false };
+  const unfinishedLast = ((scan as PaneScan | null)?.scanner.partial ?? null) !== null;
   const fired = end.kind === "done" ? end.value : { trigger: end.kind === "timeout" ? "timeout" : "cancelled" };
   const state = await finalState(deps, pane);
   if (end.kind === "done") {
@@ -251,6 +285,7 @@ export async function watchPane(
     elapsedMs: end.elapsedMs,
     output: text,
     outputTruncated: truncated,
+    unfinishedLast,
     state,
   };
 }

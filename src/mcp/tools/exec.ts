@@ -7,6 +7,21 @@ import type { ToolContext } from "../context.ts";
 import type { PaneInfo } from "../../engine/panes/mod.ts";
 import { ToolError } from "../../engine/errors.ts";
 import { SIGNALS } from "../../engine/exec/mod.ts";
+import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
+import type { Budget } from "../../engine/output/mod.ts";
+
+/** A process's last lines within the budget; the marker names the call that returns them all. */
+function lastLinesFields(pane: PaneInfo, lines: string[], budget: Budget): Record<string, unknown> {
+  const shown = fitShown(
+    lines,
+    budget,
+    (_, total) =>
+      pane.logPath
+        ? callText("read_logs", { pane_id: pane.paneId, lines: lines.length + 20, max_output: total + 4096 })
+        : callText("capture_pane", { pane_id: pane.paneId, lines: lines.length + 20, max_output: total + 1024 }),
+  );
+  return { last_lines: shown.lines, ...(shown.facts.truncated ? { last_lines_truncated: true } : {}) };
+}
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -48,14 +63,15 @@ export const execTools = [
       command: commandArg.describe("shell text; may be multi-line"),
       timeout_ms: timeoutArg.optional(),
       cwd: cwdArg.optional(),
+      max_output: maxOutputArg,
     },
     result: {
       ...RESULT_PANE_IDS,
-      output: "the command's own output (rendered text, tail kept when long)",
-      exit_code: "its exit status; null after a timeout or when the shell exited",
+      output: "the command's own output (rendered text, within the budget: head and tail kept)",
+      exit_code: "its exit status (the shell's, when the command ended it); null after a timeout",
       timed_out: "the timeout fired and Ctrl-C was sent",
       duration_ms: "how long it ran",
-      truncated: "output was cut (8 MiB raw / 800,000 characters, tail kept)",
+      ...BUDGET_RESULT,
       interrupted: "after a timeout: whether Ctrl-C brought the shell back",
       shell_exited: "the command ended the shell itself (e.g. `exit`)",
       timeout_ms: "with timeout_clamped: the timeout used",
@@ -76,6 +92,7 @@ export const execTools = [
         cwd: args.cwd,
         signal: ctx.signal,
         onProgress: progress(ctx, timeoutMs),
+        budget: budgetFrom(args.max_output),
       });
       return {
         ...paneIds(pane),
@@ -83,7 +100,7 @@ export const execTools = [
         exit_code: result.exitCode,
         timed_out: result.timedOut,
         duration_ms: result.durationMs,
-        truncated: result.truncated,
+        ...budgetFields(result),
         ...(result.interrupted === undefined ? {} : { interrupted: result.interrupted }),
         ...(result.shellExited ? { shell_exited: true } : {}),
         ...(clamped ? { timeout_ms: timeoutMs, timeout_clamped: true } : {}),
@@ -105,13 +122,15 @@ export const execTools = [
       pane_id: paneIdArg.optional(),
       ready: z.string().min(1).max(1000).optional().describe("regex for the ready line (RE2 syntax)"),
       timeout_ms: timeoutArg.optional(),
+      max_output: maxOutputArg,
     },
     result: {
       ...RESULT_PANE_IDS,
-      outcome: "started (no ready), ready, exited or timeout",
+      outcome: "started (no ready), ready, exited, input (it waits for terminal input) or timeout",
       matched_line: "with ready: the line that matched",
       exit_code: "outcome exited: the process's exit status",
-      last_lines: "exited or timeout: the last output lines",
+      last_lines: "exited, input or timeout: the last output lines (within max_output)",
+      last_lines_truncated: "the budget cut last_lines: one element is a marker naming the call that returns them",
       elapsed_ms: "time until the outcome",
       timeout_ms: "with timeout_clamped: the timeout used",
       timeout_clamped: "the requested timeout was above the maximum",
@@ -148,7 +167,9 @@ export const execTools = [
         outcome: result.outcome,
         ...(result.matchedLine === undefined ? {} : { matched_line: result.matchedLine }),
         ...(result.outcome === "exited" ? { exit_code: result.exitCode } : {}),
-        ...(result.lastLines === undefined ? {} : { last_lines: result.lastLines }),
+        ...(result.lastLines === undefined
+          ? {}
+          : lastLinesFields(result.pane, result.lastLines, budgetFrom(args.max_output))),
         elapsed_ms: result.elapsedMs,
         ...(clamped ? { timeout_ms: timeoutMs, timeout_clamped: true } : {}),
         attach_command: ctx.workspace.attachCommand,
@@ -168,6 +189,7 @@ export const execTools = [
       pane_id: paneIdArg,
       signal: z.enum(SIGNALS).optional(),
       timeout_ms: timeoutArg.optional().describe("how long to wait for it to end; default 5000"),
+      max_output: maxOutputArg,
     },
     result: {
       ...RESULT_PANE_IDS,
@@ -175,7 +197,8 @@ export const execTools = [
       was_running: "something other than the shell ran",
       stopped: "it ended (end marker, the shell back, or the pane dead)",
       exit_code: "its exit status (130 after SIGINT, 143 SIGTERM, 137 SIGKILL), null if unknown",
-      last_lines: "the process's last output lines",
+      last_lines: "the process's last output lines (within max_output)",
+      last_lines_truncated: "the budget cut last_lines: one element is a marker naming the call that returns them",
       elapsed_ms: "time until it ended",
       still_running: "not stopped: {command} still in the foreground",
       hint: "not stopped: the next signal to try",
@@ -198,7 +221,7 @@ export const execTools = [
         was_running: result.wasRunning,
         stopped: result.stopped,
         exit_code: result.exitCode,
-        last_lines: result.lastLines,
+        ...lastLinesFields(pane, result.lastLines, budgetFrom(args.max_output)),
         elapsed_ms: result.elapsedMs,
         ...(result.stillRunning
           ? {

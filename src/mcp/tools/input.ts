@@ -6,6 +6,8 @@ import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import { ToolError } from "../../engine/errors.ts";
 import { KEY_FORMS_HELP, normalizeKey } from "../../tmux/keys.ts";
 import * as patterns from "../../safety/patterns.ts";
+import { SEND_WAIT_RESULT, sendAndWait, waitArg, waitTimeoutArg } from "../send_wait.ts";
+import { BUDGET_RESULT, maxOutputArg } from "../budget.ts";
 
 /** Typing into panes: keys and literal text, and multi-line pastes. */
 export const inputTools = [
@@ -13,7 +15,7 @@ export const inputTools = [
     name: "send_keys",
     title: "Send keys",
     description: "Type `text` literally and/or press `keys` (tmux names: Enter, C-c, Up, F5; ^C = C-c). " +
-      "`enter` defaults to true with text, false with keys only. Then wait_for_text or capture_pane.",
+      "`enter` defaults to true with text, false with keys only. `wait` returns what it caused in the same call.",
     profile: "core",
     group: "input",
     tier: "mutating",
@@ -23,8 +25,16 @@ export const inputTools = [
       text: z.string().max(1_000_000).optional(),
       keys: z.array(patterns.keyArg).max(256).optional(),
       enter: z.boolean().optional(),
+      wait: waitArg,
+      timeout_ms: waitTimeoutArg,
+      max_output: maxOutputArg,
     },
-    result: { ...RESULT_PANE_IDS, sent: "what was sent: text_chars, keys, enter" },
+    result: {
+      ...RESULT_PANE_IDS,
+      sent: "what was sent: text_chars, keys, enter",
+      ...SEND_WAIT_RESULT,
+      ...BUDGET_RESULT,
+    },
     errors: { INVALID_ARGUMENT: "neither text nor keys, or a key name tmux does not know" },
     async handler(args, ctx) {
       if (args.text === undefined && (args.keys === undefined || args.keys.length === 0)) {
@@ -46,8 +56,15 @@ export const inputTools = [
       if (args.text) commands.push(["send-keys", "-t", pane.paneId, "-l", "--", args.text]);
       if (keys.length > 0) commands.push(["send-keys", "-t", pane.paneId, "--", ...keys]);
       if (enter) commands.push(["send-keys", "-t", pane.paneId, "Enter"]);
-      await ctx.tmux.batch(commands);
-      return { ...paneIds(pane), sent: { text_chars: args.text?.length ?? 0, keys, enter } };
+      // The echo of typed text (a line the Enter ends) is not what the input caused.
+      const echoLines = args.text || enter || keys.some((k) => k === "Enter" || k === "C-m" || k === "C-j") ? 1 : 0;
+      const waited = await sendAndWait(ctx, pane, () => ctx.tmux.batch(commands).then(() => {}), {
+        wait: args.wait,
+        timeoutMs: args.timeout_ms,
+        maxOutput: args.max_output,
+        echoLines,
+      });
+      return { ...paneIds(pane), sent: { text_chars: args.text?.length ?? 0, keys, enter }, ...waited };
     },
   }),
   defineTool({
@@ -64,18 +81,37 @@ export const inputTools = [
       text: z.string().min(1).max(1_000_000),
       bracketed: z.boolean().optional(),
       enter: z.boolean().optional().describe("default false"),
+      wait: waitArg,
+      timeout_ms: waitTimeoutArg,
+      max_output: maxOutputArg,
     },
-    result: { ...RESULT_PANE_IDS, pasted_chars: "characters pasted", enter: "whether Enter followed" },
+    result: {
+      ...RESULT_PANE_IDS,
+      pasted_chars: "characters pasted",
+      enter: "whether Enter followed",
+      ...SEND_WAIT_RESULT,
+      ...BUDGET_RESULT,
+    },
     errors: { PANE_DEAD: "the pane's process has exited" },
     async handler(args, ctx) {
       checkNoNul(args.text, "text");
       const pane = await ctx.pane(args.pane_id);
       if (pane.dead) throw deadError(pane, "paste into");
-      await ctx.app.paster.paste(pane.paneId, args.text, {
-        bracketed: args.bracketed ?? true,
-        enter: args.enter ?? false,
+      const paste = async () => {
+        await ctx.app.paster.paste(pane.paneId, args.text, {
+          bracketed: args.bracketed ?? true,
+          enter: args.enter ?? false,
+        });
+      };
+      // Each pasted line is echoed once a newline (or Enter) ends it.
+      const newlines = args.text.split("\n").length - 1;
+      const waited = await sendAndWait(ctx, pane, paste, {
+        wait: args.wait,
+        timeoutMs: args.timeout_ms,
+        maxOutput: args.max_output,
+        echoLines: newlines + (args.enter ? 1 : 0),
       });
-      return { ...paneIds(pane), pasted_chars: args.text.length, enter: args.enter ?? false };
+      return { ...paneIds(pane), pasted_chars: args.text.length, enter: args.enter ?? false, ...waited };
     },
   }),
 ];

@@ -7,6 +7,8 @@ import { readChunk, readTail, resolveLog, searchPanes } from "../../engine/logs/
 import { listPanes } from "../../engine/panes/mod.ts";
 import type { ToolContext } from "../context.ts";
 import type { LogTarget } from "../../engine/logs/mod.ts";
+import { fitLines, readLogsMarker } from "../../engine/output/mod.ts";
+import { BUDGET_RESULT, budgetFields, budgetFrom, maxOutputArg } from "../budget.ts";
 
 const MAX_CHUNK = 1024 * 1024;
 
@@ -29,12 +31,31 @@ function rotated(ctx: ToolContext, logStart: number): Record<string, unknown> {
   };
 }
 
+/** Byte mode on a pane without a log: the spool of its budgeted outputs, or null when it has none. */
+async function spoolChunk(ctx: ToolContext, ref: string, from: number, max: number) {
+  const pane = await ctx.pane(ref).catch(() => null);
+  const chunk = pane === null ? null : ctx.app.spool.read(pane.paneId, from, max);
+  if (pane === null || chunk === null) return null;
+  ctx.paneId = pane.paneId;
+  const next = chunk.from + chunk.bytes.length;
+  return {
+    ...paneIds(pane),
+    content: new TextDecoder().decode(chunk.bytes),
+    from_byte: chunk.from,
+    next_byte: next,
+    eof: next >= chunk.end,
+    log_bytes: chunk.end,
+    spool: true,
+  };
+}
+
 export const logTools = [
   defineTool({
     name: "read_logs",
     title: "Read pane log",
     description: "Read an owned pane's durable output log (also after it was killed or the server restarted): " +
-      "the last `lines` (default 500), or raw bytes from `from_byte` for streaming via next_byte.",
+      "the last `lines` (default 500), or raw bytes from `from_byte` for streaming via next_byte " +
+      "(also the output another call left out).",
     profile: "agent",
     group: "logs",
     tier: "readonly",
@@ -45,19 +66,22 @@ export const logTools = [
       from_byte: z.number().int().min(-(2 ** 50)).max(2 ** 50).optional().describe("byte mode; negative = from end"),
       max_bytes: z.number().int().min(1).max(MAX_CHUNK).optional().describe("byte mode, default 65536"),
       strip_ansi: z.boolean().optional().describe("default true in line mode, false in byte mode"),
+      max_output: maxOutputArg.describe("line mode: output bytes kept (head+tail), default 8192"),
     },
     result: {
       ...RESULT_PANE_IDS,
       pane_gone: "the pane no longer exists (ids from the log registry)",
       content: "the text (line mode) or the bytes as text (byte mode)",
-      returned_lines: "line mode: lines returned",
-      truncated: "line mode: older lines exist",
+      returned_lines: "line mode: lines read (some may be in the omitted middle)",
+      ...BUDGET_RESULT,
+      truncated: "line mode: older lines exist, or the budget cut the middle (then total_lines, omitted)",
       from_byte: "byte mode: where this chunk starts",
       next_byte: "where the next read starts (the log's end in line mode)",
       eof: "byte mode: the chunk reaches the end of the log",
       log_bytes: "byte mode: the log's size",
       log_path: "line mode: the log file",
       rotated: "output before first_byte was rotated away (limit_bytes kept)",
+      spool: "byte mode on a pane without a log: the bytes come from the output budgeted calls left out (in memory)",
     },
     errors: {
       INVALID_ARGUMENT: "both lines and from_byte",
@@ -67,13 +91,22 @@ export const logTools = [
       if (args.lines !== undefined && args.from_byte !== undefined) {
         throw new ToolError("INVALID_ARGUMENT", "Give lines or from_byte, not both");
       }
-      const target = await resolveLog(ctx.tmux, {
+      const byteMode = args.from_byte !== undefined || args.max_bytes !== undefined;
+      const scope = {
         stateDir: ctx.app.config.stateDir,
         socketPath: () => ctx.workspace.socketPath,
         instance: ctx.workspace.instance,
-      }, args.pane_id);
+      };
+      const target = await resolveLog(ctx.tmux, scope, args.pane_id).catch(async (error) => {
+        // A pane without a log: what a budgeted result left out of its output is in the spool.
+        const spooled = byteMode
+          ? await spoolChunk(ctx, args.pane_id, args.from_byte ?? 0, args.max_bytes ?? 65536)
+          : null;
+        if (spooled === null) throw error;
+        return spooled;
+      });
+      if ("content" in target) return target;
       ctx.paneId = target.pane?.paneId ?? target.entry?.pane_id ?? null;
-      const byteMode = args.from_byte !== undefined || args.max_bytes !== undefined;
       if (byteMode) {
         const chunk = await readChunk(
           target.logPath,
@@ -93,11 +126,15 @@ export const logTools = [
         };
       }
       const tail = await readTail(target.logPath, args.lines ?? 500, args.strip_ansi ?? true);
+      const paneId = target.pane?.paneId ?? target.entry!.pane_id;
+      const fitted = fitLines(tail.rows, budgetFrom(args.max_output), (o) => readLogsMarker(paneId, o));
+      const budget = budgetFields({ ...fitted, omitted: fitted.omitted ?? undefined });
       return {
         ...logIds(target),
-        content: tail.lines.join("\n"),
+        content: fitted.text,
         returned_lines: tail.lines.length,
-        truncated: tail.truncated,
+        ...budget,
+        truncated: tail.truncated || fitted.truncated,
         next_byte: tail.logEnd,
         eof: true,
         log_path: target.logPath,

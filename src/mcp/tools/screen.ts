@@ -4,6 +4,7 @@ import { paneIdArg } from "../args.ts";
 import { ImageResult, paneIds, RESULT_PANE_IDS } from "../results.ts";
 import { resolveAndCapture } from "../../engine/panes/mod.ts";
 import { type PngScale, readScreen, snapshotFile, THEME_NAMES, writeSnapshotFile } from "../../engine/screen/mod.ts";
+import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
 
 /** Reading what a pane shows: its output as text, and its screen as a person sees it. */
 export const screenTools = [
@@ -24,14 +25,16 @@ export const screenTools = [
       end: z.number().int().min(-10_000_000).max(10_000).optional().describe("tmux -E line"),
       join_wrapped: z.boolean().optional(),
       ansi: z.boolean().optional().describe("keep colour escapes"),
+      max_output: maxOutputArg,
     },
     result: {
       ...RESULT_PANE_IDS,
       status: "running or exited",
       exit_code: "exited panes: the exit status (128+N for signal N)",
-      lines: "number of lines returned",
-      truncated: "older lines were left out",
-      text: "the captured text",
+      lines: "number of lines captured (some may be in the omitted middle)",
+      text: "the captured text, within the budget (head and tail kept)",
+      ...BUDGET_RESULT,
+      truncated: "older lines were left out, or the budget cut the middle (then total_lines, omitted)",
     },
     async handler(args, ctx) {
       const { pane, capture } = await resolveAndCapture(ctx.tmux, args.pane_id, ctx.workspace.instance, {
@@ -43,13 +46,20 @@ export const screenTools = [
       });
       ctx.paneId = pane.paneId;
       await ctx.app.audit.capture(pane.paneId, capture.text);
+      const asked = { pane_id: pane.paneId, lines: args.lines, start: args.start, end: args.end };
+      const shown = fitShown(
+        capture.text === "" ? [] : capture.text.split("\n"),
+        budgetFrom(args.max_output),
+        (_, total) => callText("capture_pane", { ...asked, max_output: total + 1024 }),
+      );
       return {
         ...paneIds(pane),
         status: pane.dead ? "exited" : "running",
         ...(pane.dead ? { exit_code: pane.exitCode } : {}),
         lines: capture.lines,
-        truncated: capture.truncated,
-        text: capture.text,
+        ...budgetFields(shown.facts),
+        truncated: capture.truncated || shown.facts.truncated,
+        text: shown.lines.join("\n"),
       };
     },
   }),

@@ -5,12 +5,10 @@ import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import type { ToolContext } from "../context.ts";
 import { ToolError } from "../../engine/errors.ts";
 import {
-  atShellPrompt,
   captureSince,
   decodeCursor,
   DEFAULT_TRIGGERS,
   MAX_WAIT_MS,
-  type PaneProcess,
   paneProcess,
   parseTriggers,
   runInRepl,
@@ -18,8 +16,11 @@ import {
   waitForOutput,
   watchPane,
 } from "../../engine/watch/mod.ts";
-import { checkNoNul, deadError } from "../checks.ts";
+import { checkNoNul, cursorFor, deadError } from "../checks.ts";
+import { stateResult } from "../results.ts";
 import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
+import { logSize } from "../../engine/output/mod.ts";
+import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -41,28 +42,14 @@ function cancelled(end: WaitEnd<unknown>): void {
   if (end.kind === "cancelled") throw new ToolError("CANCELLED", `Wait cancelled after ${end.elapsedMs} ms`);
 }
 
-export function stateResult(state: PaneProcess): Record<string, unknown> {
-  const proc = state.proc;
-  return {
-    alive: state.alive,
-    ...(state.alive ? {} : { exit_code: state.exitCode }),
-    pid: state.panePid,
-    foreground_pid: proc?.fgPid ?? null,
-    foreground_command: proc?.fgCommand ?? null,
-    foreground_cmdline: proc?.fgCmdline ?? null,
-    at_shell_prompt: proc ? atShellPrompt(proc) : false,
-    waiting_for_input: proc?.waitingForInput ?? (state.alive ? null : false),
-    reason: proc?.reason ?? "the pane's process has exited",
-  };
-}
-
 export const watchTools = [
   defineTool({
     name: "wait_for_text",
     title: "Wait for text",
     description:
       "Wait until a line of NEW output contains `pattern` (text already shown, or the echo of a just-typed " +
-      'command, never matches; since:"screen" also matches the visible screen). A timeout returns matched:false.',
+      'command, never matches; since:"screen" also matches the visible screen; `cursor` starts at a ' +
+      "send_keys/capture_since cursor). A timeout returns matched:false.",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -73,6 +60,7 @@ export const watchTools = [
       regex: z.boolean().optional().describe(`pattern is a regex: ${PATTERN_SYNTAX_HELP}`),
       timeout_ms: timeoutArg.describe("default 30000"),
       since: z.enum(["now", "screen"]).optional(),
+      cursor: z.string().min(1).max(2_000).optional().describe("start there (from send_keys, capture_since)"),
     },
     result: {
       ...RESULT_PANE_IDS,
@@ -89,12 +77,14 @@ export const watchTools = [
     async handler(args, ctx) {
       const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
       const pane = await ctx.pane(args.pane_id);
+      const from = args.cursor === undefined ? undefined : cursorFor(pane, args.cursor, args.since);
       const limit = timeout(args.timeout_ms, 30_000);
       const { end, lastLines } = await waitForOutput(ctx.app, pane, pattern, {
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
         onProgress: progress(ctx, `waiting for ${JSON.stringify(args.pattern.slice(0, 40))}`),
         since: args.since,
+        from,
       });
       cancelled(end);
       const base = {
@@ -158,7 +148,8 @@ export const watchTools = [
       trigger: "the trigger that fired, or timeout",
       fired: "a trigger fired",
       already: "exit, shell or input: the state already held when the call began",
-      exit_code: "with exit: the status of the process the pane was started for (null: not reported)",
+      exit_code:
+        "with exit: the status of the process the pane was started for (null: not reported); with shell in a shell tmuxwright started: the status of the command that ended",
       line: "pattern or error: the line that fired",
       elapsed_ms: "time until it fired",
       timeout_ms: "the timeout used, when the request was clamped",
@@ -260,10 +251,12 @@ export const watchTools = [
       input: z.string().min(1).max(100_000),
       prompt: z.string().min(1).max(1_000),
       timeout_ms: timeoutArg.describe("default 30000"),
+      max_output: maxOutputArg,
     },
     result: {
       ...RESULT_PANE_IDS,
-      output: "the output of the input, without its echo and the next prompt",
+      output: "the output of the input, without its echo and the next prompt (within max_output)",
+      ...BUDGET_RESULT,
       prompt_seen: "the prompt came back",
       waiting_for_more: "the REPL shows its continuation prompt: it wants the rest of the input",
       hint: "with waiting_for_more: what to do next",
@@ -280,6 +273,8 @@ export const watchTools = [
       const pane = await ctx.pane(args.pane_id);
       if (pane.dead) throw deadError(pane, "send input to");
       const limit = timeout(args.timeout_ms, 30_000);
+      const logged = ctx.app.output.followsLog(pane);
+      const before = logged ? await logSize(pane.logPath!) : 0;
       const turn = await runInRepl(ctx.app, pane, args.input, prompt, {
         timeoutMs: limit.timeoutMs,
         signal: ctx.signal,
@@ -287,9 +282,24 @@ export const watchTools = [
       });
       cancelled(turn.end);
       const more = turn.end.kind === "done" && turn.end.value === "more";
+      const after = logged ? await logSize(pane.logPath!) : 0;
+      // The whole turn's raw bytes (echo and prompt too) hold what the budget left out.
+      const shown = fitShown(
+        turn.output === "" ? [] : turn.output.split("\n"),
+        budgetFrom(args.max_output),
+        (_, total) =>
+          logged
+            ? callText("read_logs", {
+              pane_id: pane.paneId,
+              from_byte: before,
+              max_bytes: Math.min(after - before, 1 << 20),
+            })
+            : callText("capture_pane", { pane_id: pane.paneId, lines: 10_000, max_output: total + 1024 }),
+      );
       return {
         ...paneIds(pane),
-        output: turn.output,
+        output: shown.lines.join("\n"),
+        ...budgetFields(shown.facts),
         prompt_seen: turn.end.kind === "done" && !more,
         ...(more
           ? {

@@ -1,0 +1,59 @@
+import { lastMark, type Mark, type MarkReader, type ShellMarks } from "../integration/mod.ts";
+import { readLogRange } from "../output/mod.ts";
+import type { PaneInfo } from "../panes/mod.ts";
+import type { PaneStream } from "./stream.ts";
+import { wakeOn } from "./typed.ts";
+
+/** How far back the log is searched for the shell's last mark. */
+const TAIL_BYTES = 64 * 1024;
+/** What the stream reads before the log's end (see Typist.prepare): the prompt and its P mark. */
+export const LOOK_BACK = 4096;
+/** After an end mark, how long the prompt may take to be drawn (a slow prompt theme). */
+const PROMPT_DRAW_MS = 3_000;
+const DEAD_CHECK_MS = 250;
+
+/**
+ * `ready`: the integrated shell waits at its prompt. `busy`: something else has the terminal (a
+ * command runs, a nested shell, a continuation prompt). `unmarked`: this shell prints no marks
+ * (it said so, or it never printed any).
+ */
+export type PromptState = "ready" | "busy" | "unmarked";
+
+/**
+ * Where an integrated pane's shell is, from the marks in its log: its last mark is the P mark of
+ * this very shell (its pid) when it waits at its prompt. With an E mark last, the prompt is being
+ * drawn and its P mark is awaited; with no mark yet in a young log, the start-up files still run
+ * and the first P mark is awaited up to `graceMs`. `stream` must be open from the log's end.
+ */
+export async function markedPrompt(
+  stream: PaneStream,
+  pane: PaneInfo,
+  marks: ShellMarks,
+  reader: MarkReader,
+  options: { graceMs: number; signal?: AbortSignal; isDead: () => Promise<boolean> },
+): Promise<{ state: PromptState; last: Mark | null }> {
+  const judge = (mark: Mark): PromptState | null => {
+    if (mark.kind === "P") return mark.pid === pane.pid ? "ready" : "busy";
+    if (mark.kind === "N") return "unmarked";
+    return mark.kind === "E" ? null : "busy";
+  };
+  await stream.caughtUp(options.signal);
+  // The look-back holds the prompt's P mark when the shell waits; else look further back.
+  const from = Math.max(0, stream.start - TAIL_BYTES);
+  const tail = reader.last === null && from < stream.start - LOOK_BACK
+    ? lastMark(await readLogRange(pane.logPath!, from, stream.start), from, marks.nonce)
+    : null;
+  let last: Mark | null = reader.last ?? tail;
+  if (last === null && stream.start > TAIL_BYTES) return { state: "unmarked", last }; // no mark for a long while
+  const deadline = performance.now() + (last === null ? options.graceMs : PROMPT_DRAW_MS);
+  for (;;) {
+    const state = last === null ? null : judge(last);
+    if (state !== null) return { state, last };
+    const now = performance.now();
+    if (now >= deadline) return { state: last === null ? "unmarked" : "busy", last };
+    options.signal?.throwIfAborted();
+    await wakeOn(stream.changed(), Math.min(DEAD_CHECK_MS, deadline - now), options.signal);
+    last = reader.last ?? last;
+    if (last === null && await options.isDead()) return { state: "busy", last };
+  }
+}

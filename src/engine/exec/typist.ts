@@ -1,0 +1,179 @@
+import { join } from "node:path";
+import type { TmuxServer } from "../../tmux/server.ts";
+import { ACCEPT_KEY, MarkReader, type ShellMarks } from "../integration/mod.ts";
+import { ParkedStreams } from "./parked.ts";
+import type { PaneOutput } from "../output/mod.ts";
+import type { PaneInfo } from "../panes/mod.ts";
+import { OutputCollector } from "./collector.ts";
+import { HookScanner, NestedScanner } from "./hook_scanner.ts";
+import { LOOK_BACK, markedPrompt } from "./marked_prompt.ts";
+import { commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
+import { PROMPT_GRACE_MS, type ShellKind, waitForPrompt } from "./prompt.ts";
+import { foreground } from "./shell.ts";
+import { PaneStream } from "./stream.ts";
+import { type Typed, wakeOn } from "./typed.ts";
+import { follow, type Prepared } from "./follow.ts";
+
+export type { Prepared };
+
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
+/** A shell started with marks that printed none is typed into with the wrapper line this long before a new look. */
+const UNMARKED_RECHECK_MS = 5 * 60_000;
+/** How long an integrated shell may take to react to an accepted line (its S, E or C mark). */
+const REACT_MS = 2_000;
+/** Characters a bracketed paste passes through unchanged: tab, newline and printable text. */
+// deno-lint-ignore no-control-regex
+const UNPASTEABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+/**
+ * Types commands into panes' shells. An integrated shell at its prompt gets the command text
+ * itself (bash, zsh, fish: one bracketed paste and the accept key) or, in dash, `__tw_run FILE`
+ * typed with the terminal's echo off, which shows the command and runs the file; either way the
+ * pane shows the command, and the shell's marks say where its output starts and ends. Any other
+ * shell gets the wrapper line (markers.ts).
+ */
+export class Typist {
+  #dirReady: Promise<string> | null = null;
+  #count = 0;
+  /** Panes (`%N:pid`) whose shell was started with marks but prints none (its rc ran `exec zsh`), until when. */
+  readonly #unmarked = new Map<string, number>();
+  readonly #parked = new ParkedStreams();
+
+  constructor(
+    private readonly tmux: TmuxServer,
+    private readonly output: PaneOutput,
+    private readonly stateDir: string,
+  ) {}
+
+  /** Follows the pane's output and waits until its shell is at its prompt (PANE_BUSY / PANE_DEAD otherwise). */
+  async prepare(pane: PaneInfo, action: string, signal?: AbortSignal, fresh = false): Promise<Prepared> {
+    const key = `${pane.paneId}:${pane.pid}`;
+    // Looked at again after a while: start-up files slower than the grace may have installed the hooks since.
+    const integrated = pane.marks !== null && !pane.dead && !(performance.now() < (this.#unmarked.get(key) ?? 0));
+    // The last command's stream saw the shell draw its prompt since: type at once.
+    const parked = integrated ? this.#parked.take(pane.paneId, pane.pid) : null;
+    if (parked) {
+      const kind: ShellKind = pane.marks!.shell === "fish" ? "fish" : "posix";
+      return { pane, stream: parked, marks: pane.marks, shell: { kind, name: pane.marks!.shell } };
+    }
+    // An integrated pane is followed from a little before the log's end: its last mark is there.
+    const reader = integrated ? new MarkReader(pane.marks!.nonce) : null;
+    const stream = await PaneStream.open(this.output, pane, {
+      lookBack: reader ? LOOK_BACK : 0,
+      listener: reader ? (bytes, offset) => void reader.push(bytes, offset) : undefined,
+    });
+    let outer: Prepared["outer"];
+    try {
+      if (pane.marks && reader && stream.logged) {
+        const { state, last } = await markedPrompt(stream, pane, pane.marks, reader, {
+          graceMs: PROMPT_GRACE_MS,
+          signal,
+          isDead: async () => (await foreground(this.tmux, pane.paneId)).dead,
+        });
+        if (state === "ready") {
+          const kind: ShellKind = pane.marks.shell === "fish" ? "fish" : "posix";
+          return { pane, stream, marks: pane.marks, shell: { kind, name: pane.marks.shell } };
+        }
+        if (state === "unmarked") this.#unmarked.set(key, performance.now() + UNMARKED_RECHECK_MS);
+        // A shell started inside the integrated one: when it ends, the outer shell's end mark says so.
+        if (last?.kind === "S") outer = { nonce: pane.marks.nonce, seq: last.seq };
+      }
+      const shell = await waitForPrompt(this.tmux, pane, action, signal, fresh);
+      return { pane, stream, marks: null, shell, outer };
+    } catch (error) {
+      stream.close();
+      throw error;
+    }
+  }
+
+  /** Types `command` and follows it; the stream is the Typed's from here on. */
+  async type(prepared: Prepared, command: string, options: { cwd?: string; keepBytes?: number } = {}): Promise<Typed> {
+    const { marks, pane } = prepared;
+    const text = command.replace(/\n+$/, "");
+    if (marks !== null && options.cwd === undefined && (marks.mode === "run" || !UNPASTEABLE.test(text))) {
+      const typed = await this.#typeMarked(prepared, marks, text, options.keepBytes);
+      if (!typed.scanner.incomplete) return typed;
+      // Incomplete text (an open quote) is not run: the wrapper line reports the shell's own error.
+      typed.close();
+      const back = await this.prepare(pane, "run a command in");
+      return await this.#typeWrapped({ ...back, marks: null }, command, options);
+    }
+    return await this.#typeWrapped(prepared, command, options);
+  }
+
+  async #typeMarked(prepared: Prepared, marks: ShellMarks, text: string, keepBytes?: number): Promise<Typed> {
+    const { pane } = prepared;
+    const id = `${Deno.pid}-exec-${++this.#count}`;
+    const scanner = new HookScanner(marks.nonce);
+    const typed = follow(prepared, id, scanner, new OutputCollector(keepBytes), () => {}, (stream, m, last) => {
+      this.#parked.park(pane.paneId, pane.pid, stream, m.nonce, last);
+    });
+    try {
+      if (marks.mode === "paste") {
+        // The brackets go in the buffer itself: zsh draws its prompt (and its P mark) before it asks
+        // the terminal for bracketed paste, so tmux's own bracketing (`-p`) could come too late.
+        await this.tmux.batch([
+          ["set-buffer", "-b", `tmuxwright-${id}`, "--", `${PASTE_START} ${text}${PASTE_END}`],
+          ["paste-buffer", "-d", "-b", `tmuxwright-${id}`, "-t", pane.paneId],
+          ["send-keys", "-t", pane.paneId, "-l", "--", ACCEPT_KEY],
+        ]);
+      } else {
+        const file = join(await this.#execDir(), `${id}.sh`);
+        await Deno.writeTextFile(file, commandFile("posix", text), { mode: 0o600 });
+        typed.onClose(() => Deno.remove(file).catch(() => {}));
+        // Typed with echo off, so the pane shows the command `__tw_run` prints, not the call.
+        await this.tmux.oneShot("run-shell", "-t", pane.paneId, "stty -echo < '#{pane_tty}'");
+        await this.tmux.batch([
+          ["send-keys", "-t", pane.paneId, "-l", "--", ` __tw_run ${quoteFor("posix", file)}`],
+          ["send-keys", "-t", pane.paneId, "Enter"],
+        ]);
+      }
+    } catch (error) {
+      typed.close();
+      throw error;
+    }
+    // The shell reacts at once (S, E or C); an incomplete text is seen here, before anyone waits on it.
+    const deadline = performance.now() + REACT_MS;
+    while (scanner.startEnd === null && !scanner.incomplete && performance.now() < deadline) {
+      await wakeOn(typed.changed(), deadline - performance.now());
+    }
+    if (scanner.incomplete && marks.shell !== "fish") { // fish's accept key cleared the line itself
+      await this.tmux.run("send-keys", "-t", pane.paneId, "C-c");
+      const back = performance.now() + REACT_MS;
+      while (!scanner.end && performance.now() < back) await wakeOn(typed.changed(), back - performance.now());
+    }
+    return typed;
+  }
+
+  async #typeWrapped(prepared: Prepared, command: string, options: { cwd?: string; keepBytes?: number }) {
+    const { pane, shell } = prepared;
+    const id = newMarkerId(++this.#count);
+    const file = join(await this.#execDir(), `${id}.sh`);
+    await Deno.writeTextFile(file, commandFile(shell.kind, command, options.cwd), { mode: 0o600 });
+    const markers = new MarkerScanner(id);
+    const scanner = prepared.outer ? new NestedScanner(markers, prepared.outer.nonce, prepared.outer.seq) : markers;
+    const typed = follow(prepared, id, scanner, new OutputCollector(options.keepBytes), () => {
+      Deno.remove(file).catch(() => {});
+    });
+    try {
+      await this.tmux.batch([
+        ["send-keys", "-t", pane.paneId, "-l", "--", wrapperLine(shell.kind, id, file)],
+        ["send-keys", "-t", pane.paneId, "Enter"],
+      ]);
+    } catch (error) {
+      typed.close();
+      throw error;
+    }
+    return typed;
+  }
+
+  #execDir(): Promise<string> {
+    this.#dirReady ??= (async () => {
+      const dir = join(this.stateDir, "exec");
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    })();
+    return this.#dirReady;
+  }
+}
