@@ -78,3 +78,13 @@ Deno.test("search_panes: nested quantifiers run in linear time; what the engine 
   const literal = await server.call<Result>("search_panes", { pattern: "(a+)+$" });
   assertEquals(literal.matches, []);
 });
+
+Deno.test("search_panes with no pane to search answers, and the tmux connection stays up for the next call", async () => {
+  await using server = await TestServer.start();
+  const empty = await server.call<Result>("search_panes", { pattern: "anything" });
+  assertEquals([empty.panes_searched, empty.matches], [0, []]);
+  // Nothing may be written for an empty batch: an empty line detaches the control client.
+  for (let i = 0; i < 3; i++) assertEquals((await server.call<{ panes: unknown[] }>("list_panes")).panes, []);
+  const log = server.stderr.join("");
+  assert(!/control connection (lost|re-established)/.test(log), log);
+});

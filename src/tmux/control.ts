@@ -95,6 +95,7 @@ export class ControlClient {
 
   /** Runs several commands written in one write (pipelined); one reply promise per command, in order. */
   runMany(commands: readonly (readonly string[])[]): Promise<string[]>[] {
+    if (commands.length === 0) return []; // nothing to write: an empty line would detach the client
     const lines = commands.map(commandLine);
     if (this.#closedReason !== null) {
       const reason = this.#closedReason;
