@@ -159,21 +159,23 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
 
 /** `%output` escapes bytes below 0x20 and the backslash as `\ooo`; everything else is raw. */
 export function unescapeOutput(value: Uint8Array): Uint8Array {
-  if (value.indexOf(0x5c) === -1) return value.slice();
+  let at = value.indexOf(0x5c);
+  if (at === -1) return value.slice();
   const out = new Uint8Array(value.length);
-  let n = 0;
-  for (let i = 0; i < value.length; i++) {
-    const b = value[i];
-    if (b === 0x5c && i + 3 < value.length && isOctal(value[i + 1]) && isOctal(value[i + 2]) && isOctal(value[i + 3])) {
-      out[n++] = ((value[i + 1] - 48) << 6) | ((value[i + 2] - 48) << 3) | (value[i + 3] - 48);
-      i += 3;
-    } else {
-      out[n++] = b;
+  out.set(value.subarray(0, at));
+  let n = at;
+  // One tight loop from the first backslash on (a flood of short lines has two escapes per line).
+  for (const end = value.length; at < end; at++) {
+    const b = value[at];
+    if (b === 0x5c && at + 3 < end) {
+      const d1 = value[at + 1] - 48, d2 = value[at + 2] - 48, d3 = value[at + 3] - 48;
+      if ((d1 | d2 | d3) >= 0 && d1 < 8 && d2 < 8 && d3 < 8) {
+        out[n++] = (d1 << 6) | (d2 << 3) | d3;
+        at += 3;
+        continue;
+      }
     }
+    out[n++] = b;
   }
   return out.subarray(0, n);
-}
-
-function isOctal(b: number | undefined): boolean {
-  return b !== undefined && b >= 0x30 && b <= 0x37;
 }

@@ -28,18 +28,25 @@ export interface FoundLine {
 }
 
 /**
- * The first line of `text` that one of `tests` matches (within a slice of lines, the tests in
+ * The first line of `lines` that one of `tests` matches (within a slice of lines, the tests in
  * order). The work goes in slices of whole lines sized from the speed measured so far; once
  * MATCH_BUDGET_MS of work has run without a pause, the next slice waits for the event loop, so a
  * costly pattern on a flood of output delays only its own wait, never another caller. Lines
  * and their order are never skipped.
  */
-export async function firstMatch(all: readonly ChunkTest[], lines: ChunkLines): Promise<FoundLine | null> {
-  // A flood that never matches is ruled out by one native search per test, on the raw lines.
+export function firstMatch(
+  all: readonly ChunkTest[],
+  lines: ChunkLines,
+): FoundLine | null | Promise<FoundLine | null> {
+  // A flood that never matches is ruled out by one native search per test, on the raw lines, at
+  // once: no promise, so a chunk that cannot match costs its caller nothing more.
+  if (lines.rawText.length === 0) return null;
   const order = all.flatMap((test, i) => test.mayMatchIn(lines.rawText) ? [i] : []);
-  if (order.length === 0 || lines.rawText.length === 0) return null;
+  return order.length === 0 ? null : matchSlices(all, order, lines.text);
+}
+
+async function matchSlices(all: readonly ChunkTest[], order: number[], text: string): Promise<FoundLine | null> {
   const tests = order.map((i) => all[i]);
-  const text = lines.text;
   let from = 0;
   let sliceChars = tests.some((t) => t.automaton) ? FIRST_SLICE_CHARS.automaton : FIRST_SLICE_CHARS.search;
   let since = performance.now();

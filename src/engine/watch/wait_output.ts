@@ -1,6 +1,6 @@
 import type { PaneInfo } from "../panes/mod.ts";
 import { ChunkLines } from "./line_scanner.ts";
-import { type ChunkTest, firstMatch } from "./chunk_match.ts";
+import { type ChunkTest, firstMatch, type FoundLine } from "./chunk_match.ts";
 import { type PaneScan, type ScanOptions, scanPane, screenForMatch, visibleLines, type WaitDeps } from "./scan_pane.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 
@@ -46,16 +46,19 @@ export async function waitForOutput(
   let screen: string[] = [];
   const end = await runWait<OutputMatch>(options, async (finish) => {
     let done = false;
-    const test = async (lines: ChunkLines, from: OutputMatch["from"]) => {
-      if (done) return;
-      const found = await firstMatch([pattern], lines);
-      if (found && !done) {
-        done = true;
-        finish({ line: found.line, match: found.match, from });
-      }
+    const decide = (found: FoundLine | null, from: OutputMatch["from"]) => {
+      if (!found || done) return;
+      done = true;
+      finish({ line: found.line, match: found.match, from });
     };
-    scan = await scanPane(deps, pane, async (lines, _bytes, scanner) => {
-      await test(lines.withPartial(scanner.partialForMatch), "output");
+    // Most chunks are ruled out at once, with no promise; one that may match is matched in slices.
+    const test = (lines: ChunkLines, from: OutputMatch["from"]): void | Promise<void> => {
+      if (done) return;
+      const found = firstMatch([pattern], lines);
+      return found instanceof Promise ? found.then((hit) => decide(hit, from)) : decide(found, from);
+    };
+    scan = await scanPane(deps, pane, (lines, _bytes, scanner) => {
+      return test(lines.withPartial(scanner.partialForMatch), "output");
     }, { echoGuard: options.since !== "screen", keepLines: 20, keepChars: 4_000, ...options.from });
     if (options.since === "screen") {
       screen = await screenForMatch(deps.tmux, pane.paneId);

@@ -4,7 +4,7 @@ import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
 import { deadStatus, finalState } from "./pane_end.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
 import { BellDetector, ERROR_TEST, type Trigger } from "./triggers.ts";
-import { firstMatch } from "./chunk_match.ts";
+import { firstMatch, type FoundLine } from "./chunk_match.ts";
 import { MarkReader } from "../integration/mod.ts";
 import type { ServerEvents } from "../events/mod.ts";
 
@@ -201,7 +201,12 @@ export async function watchPane(
     // An integrated shell marks its prompt: its P mark is the shell back at its prompt, at once.
     const marks = pane.marks ? new MarkReader(pane.marks.nonce) : null;
     let ended: number | null = null;
-    scan = await scanPane(deps, pane, async (lines, bytes, scanner) => {
+    // After a chunk's text tests found nothing: the instant triggers, then the quiet-time check.
+    const rest = (instant: number) => {
+      if (instant >= 0) return fire({ trigger: triggers[instant].name });
+      checkWhenQuiet();
+    };
+    scan = await scanPane(deps, pane, (lines, bytes, scanner) => {
       if (done) return;
       for (const mark of marks?.push(bytes, 0) ?? []) {
         if (mark.kind === "E") ended = mark.status;
@@ -215,14 +220,15 @@ export async function watchPane(
       const rang = bell?.push(bytes) ?? false; // before any await: `bytes` is only lent
       const instant = triggers.findIndex((t) => t.kind === "change" || (t.kind === "bell" && rang));
       const tests = textTriggers.filter((t) => instant < 0 || t.order < instant);
-      if (tests.length > 0) {
-        // A prompt keeps its trailing blanks: `name? `.
-        const found = await firstMatch(tests.map((t) => t.test), lines.withPartial(scanner.partialForMatch));
+      if (tests.length === 0) return rest(instant);
+      // A prompt keeps its trailing blanks: `name? `. Most chunks are ruled out at once (no promise).
+      const found = firstMatch(tests.map((t) => t.test), lines.withPartial(scanner.partialForMatch));
+      const decide = (hit: FoundLine | null) => {
         if (done) return;
-        if (found) return fire({ trigger: tests[found.test].name, line: found.line });
-      }
-      if (instant >= 0) return fire({ trigger: triggers[instant].name });
-      checkWhenQuiet();
+        if (hit) return fire({ trigger: tests[hit.test].name, line: hit.line });
+        rest(instant);
+      };
+      return found instanceof Promise ? found.then(decide) : decide(found);
     }, {
       echoGuard: !options.act,
       skipLines: options.skipLines,
