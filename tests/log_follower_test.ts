@@ -21,10 +21,16 @@ Deno.test("LogFollower reads a flood by polling without the directory watch, los
     let sawPolling = false;
     let rotated = false;
     let pollingWrites = 0; // writes since the watch closed: the rotation happens while polling
+    let rotatedWrites = 0;
     const started = performance.now();
-    // About 2 s of writes of 4 KiB every millisecond or so: a flood.
-    for (let i = 0; performance.now() - started < 2000; i++) {
-      const line = `line ${i} ${"x".repeat(4000)}\n`;
+    // Writes of 8 KiB every millisecond or so (a flood) for at least 2 s, and on a slow machine
+    // until the rotation came while polling and the flood went on after it (at most 15 s).
+    const flooding = () => {
+      const elapsed = performance.now() - started;
+      return elapsed < 2000 || (elapsed < 15_000 && rotatedWrites < 50);
+    };
+    for (let i = 0; flooding(); i++) {
+      const line = `line ${i} ${"x".repeat(8000)}\n`;
       if (!rotated && pollingWrites > 50) {
         segment.close();
         segment = await Deno.open(segmentPath(log, offset), { write: true, create: true, append: true });
@@ -35,6 +41,7 @@ Deno.test("LogFollower reads a flood by polling without the directory watch, los
       offset += line.length;
       if (!follower.watching) sawPolling = true;
       if (sawPolling) pollingWrites++;
+      if (rotated) rotatedWrites++;
       await new Promise((r) => setTimeout(r, 1));
     }
     await until(() => size, (n) => n === offset);
