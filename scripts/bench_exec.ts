@@ -7,6 +7,7 @@
  * and the default pane, the user's shell ($SHELL=/bin/bash, started by the server: integrated).
  */
 import { TestServer } from "../tests/helpers/harness.ts";
+import { BareClient } from "./bare_client.ts";
 
 const rounds = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 100);
 const beforeAt = Deno.args.indexOf("--before");
@@ -56,7 +57,14 @@ for (let i = 0; i < rounds; i++) {
   await server.call("send_keys", { pane_id: all.at(-1)!.pane.pane_id ?? "default", text: "", keys: ["Escape"] });
   baseline.push(performance.now() - t);
 }
+// The floor of any tmux-based tool: a bare control client types `sleep 0.2` into a `bash --norc`
+// pane and reads %output until the next prompt; and bash's own time for `sleep 0.2` (fork, exec, wait).
+await using floor = await BareClient.open(server.socket);
+const floorSleep: number[] = [];
+const shellSleep: number[] = [];
 for (let i = 0; i < Math.max(10, rounds / 5); i++) {
+  floorSleep.push(await floor.run("sleep 0.2") - 200);
+  shellSleep.push(await floor.shellTime("sleep 0.2") - 200);
   for (const target of all) {
     const t = performance.now();
     const r = await target.server.call<{ duration_ms: number }>("execute_command", {
@@ -74,6 +82,8 @@ for (const target of all) {
   console.log(`  same, server-side duration_ms - 200:               ${stats(target.sleepServer)}`);
 }
 console.log(`send_keys (MCP round trip baseline):                  ${stats(baseline)}`);
+console.log(`floor: bare tmux -C client types sleep 0.2 - 200 ms:  ${stats(floorSleep)}`);
+console.log(`floor: bash's own sleep 0.2 ($EPOCHREALTIME) - 200:  ${stats(shellSleep)}`);
 const pane_id = all.at(-2)!.pane.pane_id; // this version's bash --norc pane
 
 const readyDelays: number[] = [];

@@ -6,6 +6,7 @@
  * from the inspector, which itself adds a few MB).
  * Run: deno run -A scripts/bench_wait.ts [--quick] [--only latency|cost|memory] [--runs N] [--heap]
  *      [--main PATH]   (every section again with another checkout's main.ts, e.g. the code before a change)
+ *      [--flags="F…"]  (every section again with these extra deno flags, e.g. --v8-flags=…)
  */
 import { parseArgs } from "node:util";
 import { TestServer } from "../tests/helpers/harness.ts";
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     runs: { type: "string" },
     heap: { type: "boolean" },
     main: { type: "string" },
+    flags: { type: "string" },
   },
 });
 const quick = values.quick ?? false;
@@ -37,11 +39,12 @@ const stats = (xs: number[]) => {
 };
 const fmt = (x: number) => x.toFixed(2);
 
-const mains: { label: string; main?: string }[] = [{ label: "this checkout" }];
+const mains: { label: string; main?: string; denoFlags?: string[] }[] = [{ label: "this checkout" }];
 if (values.main) mains.push({ label: values.main, main: values.main });
-for (const { label, main } of section("latency") || section("cost") ? mains : []) {
+if (values.flags) mains.push({ label: `this checkout with ${values.flags}`, denoFlags: values.flags.split(" ") });
+for (const { label, main, denoFlags } of section("latency") || section("cost") ? mains : []) {
   console.log(`\n# ${label}`);
-  await using server = await TestServer.start(main ? { main } : {});
+  await using server = await TestServer.start({ ...(main ? { main } : {}), ...(denoFlags ? { denoFlags } : {}) });
   await latencyAndCost(server);
 }
 
@@ -107,7 +110,13 @@ async function latencyAndCost(server: TestServer): Promise<void> {
     console.log(`${name.padEnd(28)} median ${fmt(s.median)}  p95 ${fmt(s.p95)}  (n=${s.n})`);
   }
 
+  /** The server's CPU time so far (user + system), ms: what a watch costs, apart from machine noise. */
+  const serverCpuMs = () => {
+    const fields = Deno.readTextFileSync(`/proc/${server.pid}/stat`).split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 10 ms ticks
+  };
   async function bulk(pane: string, watch: boolean): Promise<number> {
+    const cpuBefore = serverCpuMs();
     const tag = `D${Math.random().toString(36).slice(2, 7)}`;
     const waiting = watch
       ? server.call("watch_pane", { pane_id: pane, triggers: [`pattern:${tag}-`], timeout_ms: 120_000 })
@@ -123,6 +132,7 @@ async function latencyAndCost(server: TestServer): Promise<void> {
       const m = re.exec(shot.stdout);
       if (m) {
         await waiting;
+        serverCpu.push(serverCpuMs() - cpuBefore);
         return Number(m[1]);
       }
       await new Promise((r) => setTimeout(r, 250));
@@ -147,6 +157,8 @@ async function latencyAndCost(server: TestServer): Promise<void> {
       },
     };
   }
+  let serverCpu: number[] = [];
+  const cpu: Record<string, number[]> = {};
   const cost: Record<string, number[]> = {
     "owned pane, not watched": [],
     "owned pane, watched": [],
@@ -154,34 +166,42 @@ async function latencyAndCost(server: TestServer): Promise<void> {
     "user pane, watched": [],
     "user pane, bare -C client": [],
   };
+  const run = async (name: string, pane: string, watch: boolean) => {
+    serverCpu = cpu[name] ??= [];
+    cost[name].push(await bulk(pane, watch));
+  };
   for (let i = 0; i < BULK_RUNS; i++) { // interleaved: machine load hits every case alike
-    cost["owned pane, not watched"].push(await bulk(owned, false));
-    cost["owned pane, watched"].push(await bulk(owned, true));
-    cost["user pane, not watched"].push(await bulk(user, false));
-    cost["user pane, watched"].push(await bulk(user, true));
+    await run("owned pane, not watched", owned, false);
+    await run("owned pane, watched", owned, true);
+    await run("user pane, not watched", user, false);
+    await run("user pane, watched", user, true);
     const bare = await bareClient();
-    cost["user pane, bare -C client"].push(await bulk(user, false));
+    await run("user pane, bare -C client", user, false);
     await bare.close();
   }
+  const base = (runs: number[]) => stats(runs).median;
   console.log(`\n## Writer cost: yes | head -c ${BULK_BYTES} in a pane, ms (${BULK_RUNS} runs each, interleaved)`);
   for (const [name, xs] of Object.entries(cost)) {
     const m = stats(xs).median;
-    const base = stats(cost[name.startsWith("owned") ? "owned pane, not watched" : "user pane, not watched"]).median;
+    const baseRuns = cost[name.startsWith("owned") ? "owned pane, not watched" : "user pane, not watched"];
+    // Each run against the unwatched run of its own round (same moment, same load), then the median.
+    const paired = stats(xs.map((x, i) => x / baseRuns[i])).median;
     console.log(
-      `${name.padEnd(28)} median ${m} ms  ${(BULK_BYTES / 1e6 / (m / 1000)).toFixed(1)} MB/s  x${fmt(m / base)}  ` +
+      `${name.padEnd(28)} median ${m} ms  ${(BULK_BYTES / 1e6 / (m / 1000)).toFixed(1)} MB/s  ` +
+        `x${fmt(m / base(baseRuns))}  paired x${fmt(paired)}  server CPU ${stats(cpu[name]).median} ms  ` +
         `(runs: ${xs.join(", ")})`,
     );
   }
 }
 
-for (const { label, main } of section("memory") ? mains : []) await memory(label, main);
+for (const { label, main, denoFlags } of section("memory") ? mains : []) await memory(label, main, denoFlags);
 
 /** Server RSS (and, with --heap, the V8 heap) while 20 owned panes stream under watch_pane. */
-async function memory(label: string, main?: string): Promise<void> {
+async function memory(label: string, main?: string, denoFlags: string[] = []): Promise<void> {
   const port = V8Inspector.freePort();
   await using server = await TestServer.start({
     ...(main ? { main } : {}),
-    ...(values.heap ? { denoFlags: [`--inspect=127.0.0.1:${port}`] } : {}),
+    denoFlags: [...denoFlags, ...(values.heap ? [`--inspect=127.0.0.1:${port}`] : [])],
   });
   const inspector = values.heap ? await V8Inspector.atPort(port) : null;
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))![1]) / 1024;
