@@ -1,4 +1,5 @@
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { dirname } from "node:path";
 import { TestServer, until } from "./helpers/harness.ts";
 import type { ExecResult } from "./helpers/results.ts";
 
@@ -135,7 +136,8 @@ for (const [name, rc] of Object.entries(CHATTY)) {
   Deno.test(`${name} with a slow, chatty start-up file that sets its own hooks and prompt`, async () => {
     const home = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw-home" });
     try {
-      await Deno.mkdir(`${home}/${rc.file}/..`, { recursive: true });
+      // The file's folder (".config/fish"); a path ending in "/.." would make the file a folder under -A.
+      await Deno.mkdir(dirname(`${home}/${rc.file}`), { recursive: true });
       await Deno.writeTextFile(`${home}/${rc.file}`, rc.text);
       const env: Record<string, string> = { HOME: home, SHELL: SHELLS[name as keyof typeof SHELLS] };
       if (rc.env) env.ENV = `${home}/${rc.file}`;

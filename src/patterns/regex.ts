@@ -19,6 +19,8 @@ export class RegexPattern implements Pattern {
   readonly #line: RE2JS;
   /** A string every match contains, or "": lines without it need no test. */
   readonly #needle: string;
+  /** The needle rules a text out (not when empty or holding a line break, which lines never do). */
+  readonly #needleRulesOut: boolean;
   /** The `(?m)` form that tests a whole chunk at once; null when lines cannot be tested together. */
   #chunk: RE2JS | null | undefined;
 
@@ -28,6 +30,7 @@ export class RegexPattern implements Pattern {
     this.#re2 = re2;
     this.#line = compiled;
     this.#needle = requiredString(compiled);
+    this.#needleRulesOut = this.#needle !== "" && !/[\r\n]/.test(this.#needle);
     this.#chunk = lineLocal ? undefined : null;
   }
 
@@ -43,7 +46,7 @@ export class RegexPattern implements Pattern {
   }
 
   mayMatchIn(text: string): boolean {
-    return this.#needle === "" || /[\r\n]/.test(this.#needle) || text.includes(this.#needle);
+    return !this.#needleRulesOut || text.includes(this.#needle);
   }
 
   firstMatchingLine(chunk: string): LineMatch | null {

@@ -59,11 +59,11 @@ export class ControlParser {
         const close = this.#findEnd(block, data, start);
         if (close === null) {
           const last = data.lastIndexOf(0x0a);
-          if (last >= start) block.parts.push(data.slice(start, last));
+          if (last >= start) block.parts.push(data.subarray(start, last)); // chunks are never reused
           start = last >= start ? last + 1 : start;
           break;
         }
-        if (close.line > start) block.parts.push(data.slice(start, close.line - 1));
+        if (close.line > start) block.parts.push(data.subarray(start, close.line - 1));
         this.#block = null;
         if (block.flags === "1") this.events.reply({ ok: close.ok, lines: joinLines(block.parts) });
         start = close.next;
@@ -137,18 +137,15 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Decodes a block's byte runs (each one or more lines without its final newline) into lines. */
+/**
+ * Decodes a block's byte runs into lines. Each run is whole lines (without its final newline), so
+ * each is decoded alone: no copy of the whole block (a search's captures are ~10 MB).
+ */
 function joinLines(parts: readonly Uint8Array[]): string[] {
-  if (parts.length === 0) return [];
-  const size = parts.reduce((n, p) => n + p.length, 0) + parts.length - 1;
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const [i, part] of parts.entries()) {
-    if (i > 0) all[at++] = 0x0a;
-    all.set(part, at);
-    at += part.length;
-  }
-  return decoder.decode(all).split("\n");
+  if (parts.length === 1) return decoder.decode(parts[0]).split("\n");
+  const lines: string[] = [];
+  for (const part of parts) for (const line of decoder.decode(part).split("\n")) lines.push(line);
+  return lines;
 }
 
 function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {

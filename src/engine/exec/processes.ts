@@ -17,6 +17,9 @@ const PROCESS_KEEP_BYTES = 256 * 1024;
 /** How long a running command may show the shell in the foreground between two of its programs. */
 const SHELL_GAP_MS = 250;
 const LAST_LINES = 20;
+// After Ctrl-C, back at the shell: how long its end mark may take to arrive before `$?` is asked.
+const END_MARK_GRACE_MS = 1000;
+const WRAPPER_END_GRACE_MS = 100;
 
 export interface StartResult {
   pane: PaneInfo;
@@ -153,9 +156,15 @@ export class ProcessManager {
       // Back at the shell: the same program as when the command was typed (`sh -c` in a dash pane is not).
       const kind = shellKind(state.command);
       if (kind && atShell(state.command)) {
-        // The shell dropped the rest of the wrapper line (Ctrl-C): ask it for `$?`.
-        if (typed) await wakeOn(typed.changed(), 100); // an end marker printed just before the prompt
+        // An end mark printed just before the prompt may still be on its way: wait for it, not for
+        // the first bytes (the `^C` echo came first, and a probe typed then shows in the pane). An
+        // integrated shell prints it with every prompt, so it gets longer.
+        const grace = performance.now() + (typed?.marks ? END_MARK_GRACE_MS : WRAPPER_END_GRACE_MS);
+        while (typed && !typed.scanner.end && performance.now() < grace) {
+          await wakeOn(typed.changed(), grace - performance.now());
+        }
         if (typed?.scanner.end) continue;
+        // The shell dropped the rest of the wrapper line (Ctrl-C): ask it for `$?`.
         const cut = typed?.received;
         // Event driven: the whole remaining budget costs nothing when the answer is quick.
         const probed = await this.executor.probeStatus(pane, kind, Math.max(1000, deadline - performance.now()));

@@ -1,9 +1,10 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { PaneInfo } from "../panes/mod.ts";
+import type { Pattern } from "../../patterns/mod.ts";
 
 export interface SearchOptions {
   /** A compiled caller pattern (src/patterns/: linear time in the line). */
-  pattern: { test(line: string): boolean };
+  pattern: Pick<Pattern, "test" | "mayMatchIn" | "automaton">;
   /** Lines of scrollback searched above the visible screen (0 = screen only). */
   scrollback: number;
   /** Matched lines kept per pane. */
@@ -39,11 +40,13 @@ export async function searchPanes(
     pane: PaneInfo,
   ) => ["capture-pane", "-p", "-J", "-t", pane.paneId, "-S", String(-options.scrollback), "-E", "-"];
   // A pane can vanish between listing and capture: its reply is an error, and it is skipped.
-  const replies = (await tmux.pipeline(panes.map(args))).map((reply) => reply.catch(() => [] as string[]));
+  const replies: (Promise<string[]> | null)[] = (await tmux.pipeline(panes.map(args)))
+    .map((reply) => reply.catch(() => [] as string[]));
   const results: PaneMatches[] = [];
   let yielded = performance.now();
   for (let p = 0; p < panes.length; p++) {
-    const lines = await replies[p];
+    const lines = await replies[p]!;
+    replies[p] = null; // a pane's lines can be collected once matched
     if (performance.now() > deadline) return { results, timedOut: true };
     const found = matchLines(lines, options);
     if (found) results.push({ pane: panes[p], ...found });
@@ -60,6 +63,8 @@ function matchLines(lines: readonly string[], options: SearchOptions): Omit<Pane
   const matches: { line: number; text: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i].length > MAX_LINE_CHARS ? lines[i].slice(0, MAX_LINE_CHARS) : lines[i];
+    // A native search for a string every match holds rules out most lines before the automaton.
+    if (options.pattern.automaton && !options.pattern.mayMatchIn(text)) continue;
     if (!options.pattern.test(text)) continue;
     if (matches.length === options.perPane) return { matches, truncated: true };
     matches.push({ line: i + 1, text: text.trimEnd() });
