@@ -2,6 +2,8 @@
  * A bare `tmux -C` client on its own session with a `bash --norc` pane: what typing a command and
  * seeing the next prompt costs with nothing but tmux in between (the floor for bench_exec.ts).
  */
+import { unescapeOutput } from "../src/tmux/control_parser.ts";
+
 const PROMPT = "FLOOR-PROMPT>";
 
 export class BareClient {
@@ -12,6 +14,7 @@ export class BareClient {
     private readonly child: Deno.ChildProcess,
     private readonly writer: WritableStreamDefaultWriter<Uint8Array>,
     private readonly socket: string,
+    private readonly session: string,
   ) {
     void this.#read();
   }
@@ -26,8 +29,8 @@ export class BareClient {
       stdout: "piped",
       stderr: "null",
     }).spawn();
-    const client = new BareClient(child, child.stdin.getWriter(), socket);
-    await client.run(""); // a fresh prompt, drawn while attached
+    const client = new BareClient(child, child.stdin.getWriter(), socket, session);
+    await client.run("true"); // a prompt drawn while attached
     return client;
   }
 
@@ -35,11 +38,11 @@ export class BareClient {
   async run(command: string): Promise<number> {
     this.#pending = "";
     let started = 0;
-    await this.#until((text) => text.includes(PROMPT), () => {
+    // The prompt after the command's echo: a prompt drawn late for an earlier line does not count.
+    const echo = `${command}\r\n`;
+    await this.#until((text) => text.includes(PROMPT, text.indexOf(echo) + 1 || text.length), () => {
       started = performance.now();
-      void this.writer.write(
-        new TextEncoder().encode(`send-keys -t ${this.#target()} ${command ? `'${command}' ` : ""}Enter\n`),
-      );
+      void this.writer.write(new TextEncoder().encode(`send-keys -t ${this.session} '${command}' Enter\n`));
     });
     return performance.now() - started;
   }
@@ -50,14 +53,10 @@ export class BareClient {
     const line = `s=$EPOCHREALTIME; ${command}; e=$EPOCHREALTIME; echo T=$(( (\${e/.}-\${s/.}) ))=T`;
     let match: RegExpExecArray | null = null;
     await this.#until((text) => (match = /T=(\d+)=T/.exec(text)) !== null, () => {
-      void this.writer.write(new TextEncoder().encode(`send-keys -t ${this.#target()} '${line}' Enter\n`));
+      void this.writer.write(new TextEncoder().encode(`send-keys -t ${this.session} '${line}' Enter\n`));
     });
     await this.#until((text) => text.slice(text.indexOf("=T")).includes(PROMPT), () => {});
     return Number(match![1]) / 1000;
-  }
-
-  #target(): string {
-    return `floor${Deno.pid}`;
   }
 
   #until(test: (text: string) => boolean, start: () => void): Promise<void> {
@@ -68,6 +67,8 @@ export class BareClient {
 
   async #read(): Promise<void> {
     const decoder = new TextDecoder();
+    const encoder = new TextEncoder();
+    const output = new TextDecoder(); // the pane's bytes, a stream of their own
     let buffered = "";
     for await (const chunk of this.child.stdout) {
       buffered += decoder.decode(chunk, { stream: true });
@@ -75,18 +76,15 @@ export class BareClient {
       buffered = lines.pop()!;
       for (const line of lines) {
         if (!line.startsWith("%output ")) continue;
-        const data = line.slice(line.indexOf(" ", 8) + 1).replace(
-          /\\(\d{3})/g,
-          (_, o) => String.fromCharCode(parseInt(o, 8)),
-        );
-        this.#pending += data;
+        const escaped = encoder.encode(line.slice(line.indexOf(" ", 8) + 1));
+        this.#pending += output.decode(unescapeOutput(escaped), { stream: true });
         this.#waiters = this.#waiters.filter((w) => !(w.test(this.#pending) && (w.resolve(), true)));
       }
     }
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
-    await new Deno.Command("tmux", { args: ["-S", this.socket, "kill-session", "-t", this.#target()] }).output();
+    await new Deno.Command("tmux", { args: ["-S", this.socket, "kill-session", "-t", this.session] }).output();
     await this.writer.close().catch(() => {});
     await this.child.status;
   }
