@@ -14,6 +14,7 @@ import { DisplayPane } from "./engine/display/mod.ts";
 import { PatternCompiler } from "./patterns/mod.ts";
 import { ShellIntegration } from "./engine/integration/mod.ts";
 import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
+import { HostRegistry } from "./engine/hosts/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -23,6 +24,8 @@ export interface App {
   readonly config: Readonly<Config>;
   /** The tmux server: one persistent control-mode connection plus the one-shot path. */
   readonly tmux: TmuxServer;
+  /** The hosts agents may use: `local` (this `tmux`) and each `--host`, each with its link. */
+  readonly hosts: HostRegistry;
   /** The workspace session that owns every pane this server creates. */
   readonly workspace: Workspace;
   /** Live output bytes of any pane (log follower for owned panes, %output for others). */
@@ -80,9 +83,18 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
   const proc = new ProcReader(tmux, config.stateDir);
+  const hosts = new HostRegistry(tmux, {
+    hosts: config.hosts,
+    sshConfig: config.sshConfig,
+    hubSession: `tmuxwright-link-${workspace.instance}`,
+  });
+  for (const name of hosts.names().slice(1)) {
+    hosts.link(name).onStatus((status) => logTmuxStatus(events, status, name));
+  }
   return {
     config,
     tmux,
+    hosts,
     workspace,
     output,
     spool,
@@ -103,6 +115,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         channels.close();
         await buffers.close();
         paneSet.close();
+        await hosts.close();
         await workspace.shutdown();
       } finally {
         output.close();
@@ -128,8 +141,11 @@ function stderrLine(event: LogEvent): string {
   return `[tmuxwright] ${event.level}: ${event.logger}: ${event.message}`;
 }
 
-function logTmuxStatus(events: ServerEvents, status: TmuxStatus): void {
-  if (status.kind === "connected" && status.reconnect) events.log("info", "tmux", "control connection re-established");
-  if (status.kind === "lost") events.log("warning", "tmux", `control connection lost: ${status.reason}`);
+function logTmuxStatus(events: ServerEvents, status: TmuxStatus, host = "local"): void {
+  const on = host === "local" ? "" : ` to host ${host}`;
+  if (status.kind === "connected" && status.reconnect) {
+    events.log("info", "tmux", `control connection${on} re-established`);
+  }
+  if (status.kind === "lost") events.log("warning", "tmux", `control connection${on} lost: ${status.reason}`);
   if (status.kind === "slow") events.log("notice", "tmux", `slow tmux command: ${status.command} took ${status.ms} ms`);
 }
