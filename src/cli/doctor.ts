@@ -3,6 +3,7 @@ import { tmuxOneShot } from "../tmux/oneshot.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */
 export async function doctor(config: Readonly<Config>): Promise<number> {
+  if (config.hostTarget !== null) return await (await import("./remote.ts")).doctorHost(config);
   let ok = true;
   const report = (pass: boolean, what: string) => {
     ok &&= pass;

@@ -24,9 +24,9 @@ const SAFE_SESSION = /^[A-Za-z0-9_-]{1,64}$/;
  * destination (never beginning with `-`, checked at start-up) follows `--`; the remote command is
  * one word built from fixed text and a validated session name.
  */
-export function sshArgs(target: SshTarget, remoteCommand: string, options: { terminal?: boolean } = {}): string[] {
+export function sshArgs(target: SshTarget, remoteCommand: string): string[] {
   return [
-    options.terminal ? "-t" : "-T",
+    "-T",
     "-o",
     "BatchMode=yes",
     "-o",
@@ -58,6 +58,14 @@ export function remoteControlCommand(session: string): string {
     `exec tmux -u -C attach-session -f no-output -t =${session}`,
   ].join("; ");
   return `sh -c '${script}'`;
+}
+
+/**
+ * The user's ssh with a terminal, for a person (`attach --host`): no BatchMode, so ssh may ask
+ * them what it would ask in their own terminal (host key, passphrase); the rest as sshArgs.
+ */
+export function interactiveSshArgs(target: SshTarget, remoteCommand: string): string[] {
+  return ["-t", ...(target.sshConfig ? ["-F", target.sshConfig] : []), "--", target.destination, remoteCommand];
 }
 
 /** `tmux attach -r` for a person's terminal on a remote workspace (`attach --host`). */

@@ -20,7 +20,8 @@ export interface HostRegistryOptions {
 /**
  * The hosts agents may use, each with its link (a TmuxServer: one persistent control connection).
  * `local` is the machine itself (the app's own TmuxServer); a remote link is made on first use
- * and connects on its first call. Only configured names map to destinations: anything else is
+ * and connects on its first call (a registry without a local server, as the CLI makes, has remote
+ * hosts only). Only configured names map to destinations: anything else is
  * HOST_NOT_CONFIGURED and never reaches ssh, whatever it contains.
  */
 export class HostRegistry {
@@ -28,7 +29,7 @@ export class HostRegistry {
   readonly #targets = new Map<string, SshTarget>();
   #closed = false;
 
-  constructor(private readonly local: TmuxServer, private readonly options: HostRegistryOptions) {
+  constructor(private readonly local: TmuxServer | null, private readonly options: HostRegistryOptions) {
     const timing = options.timing ?? DEFAULT_SSH_TIMING;
     for (const host of options.hosts) {
       this.#targets.set(host.name, {
@@ -63,7 +64,7 @@ export class HostRegistry {
 
   /** The link to a host: `local` or a configured name; the link connects on its first call. */
   link(name: string): TmuxServer {
-    if (name === "local") return this.local;
+    if (name === "local" && this.local) return this.local;
     const target = this.target(name);
     if (this.#closed) throw new ToolError("HOST_UNREACHABLE", `Host "${name}" is closed: the server is shutting down`);
     let link = this.#links.get(name);
