@@ -153,7 +153,6 @@ export class TmuxServer {
   }
 
   async #connect(): Promise<ControlClient> {
-    if (this.#stopping) throw new TmuxError("disconnected", "tmux connection is closed: shutting down");
     if (this.remote) {
       const wait = this.#backoff.remainingMs();
       if (wait > 0) {
