@@ -3,6 +3,7 @@ import { HostRegistry, type HostRegistryOptions } from "../src/engine/hosts/mod.
 import { type ToolError, toToolError } from "../src/engine/errors.ts";
 import { TmuxServer } from "../src/tmux/server.ts";
 import { SshLab } from "./helpers/sshd.ts";
+import { ProcReader } from "../src/engine/watch/mod.ts";
 
 const LAB_HOSTS = ["alpha", "beta", "stranger", "changed", "notmux", "oldtmux", "nowhere"];
 
@@ -71,6 +72,32 @@ Deno.test({
         const out = await alpha.oneShot("display-message", "-p", "one", ";", "display-message", "-p", "two");
         assert.equal(out, "one\ntwo\n");
         await assert.rejects(alpha.runShell("date +%s"), RangeError);
+      });
+
+      await t.step("a remote pane's /proc facts are read through the link, not from local files", async () => {
+        const alpha = hosts.link("alpha");
+        await alpha.run("new-window", "-d", "-n", "proc", "exec sleep 600");
+        const [pid] = await alpha.run("display-message", "-p", "-t", ":proc", "#{pane_pid}");
+        // The window's shell execs sleep: wait until it has.
+        for (let i = 0; i < 100; i++) {
+          const [command] = await alpha.run("display-message", "-p", "-t", ":proc", "#{pane_current_command}");
+          if (command === "sleep") break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const stateDir = await Deno.makeTempDir({ prefix: "tw-hosts-proc-" });
+        const before = lab.relay("alpha").connections;
+        try {
+          const files = await new ProcReader(LOCAL, stateDir).snapshot(Number(pid), { link: alpha, terminal: true });
+          assert.ok(files.has("ok"), [...files.keys()].join(","));
+          assert.match(files.get(`/proc/${pid}/stat`) ?? "", new RegExp(`^${pid} \\(sleep\\) S`));
+          assert.match(files.get("stty") ?? "", /icanon/);
+          assert.equal(lab.relay("alpha").connections, before);
+          // Nothing was written locally: the snapshot came back as the script's output.
+          assert.deepEqual([...Deno.readDirSync(stateDir)], []);
+        } finally {
+          await Deno.remove(stateDir, { recursive: true });
+          await alpha.run("kill-window", "-t", ":proc");
+        }
       });
 
       await t.step("runShell on the local server gives the same result", async () => {
