@@ -86,7 +86,8 @@ Deno.test({
         await local("new-session", "-d", "-x", "100", "-y", "30", command);
         try {
           let clients = "";
-          for (let i = 0; i < 200 && !clients.includes("tmuxwright-4242 1"); i++) {
+          const deadline = performance.now() + 30_000; // deno start-up and an ssh login, on a busy machine
+          while (performance.now() < deadline && !clients.includes("tmuxwright-4242 1")) {
             await new Promise((r) => setTimeout(r, 50));
             clients = (await lab.remoteTmux("alpha", "list-clients", "-F", "#{session_name} #{client_readonly}"))
               .stdout;

@@ -6,7 +6,6 @@
 export class Backoff {
   #delayMs = 0;
   #retryAt = 0;
-  lastReason = "";
 
   constructor(private readonly firstMs = 250, private readonly maxMs = 8000) {}
 
@@ -14,8 +13,7 @@ export class Backoff {
     return Math.max(0, this.#retryAt - performance.now());
   }
 
-  failed(reason: string): void {
-    this.lastReason = reason;
+  failed(): void {
     this.#delayMs = this.#delayMs === 0 ? this.firstMs : Math.min(this.#delayMs * 2, this.maxMs);
     this.#retryAt = performance.now() + this.#delayMs;
   }

@@ -33,6 +33,7 @@ export class TmuxServer {
   #stopping = false;
   #shellRuns = 0;
   readonly #backoff = new Backoff();
+  #lastFailure: HostError | null = null;
   /** Names this link's paste buffers apart from other tmuxwright servers using the same tmux server. */
   readonly #tag = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -155,11 +156,14 @@ export class TmuxServer {
   async #connect(): Promise<ControlClient> {
     if (this.remote) {
       const wait = this.#backoff.remainingMs();
-      if (wait > 0) {
-        throw unreachable(
-          this.remote.host,
-          this.remote.destination,
-          `${this.#backoff.lastReason}; next attempt in ${Math.ceil(wait)} ms`,
+      const last = this.#lastFailure;
+      if (wait > 0 && last) {
+        // The same failure again (a changed key stays HOST_KEY_CHANGED), without starting ssh.
+        throw new HostError(
+          last.failure,
+          last.host,
+          `${last.message}; next attempt in ${Math.ceil(wait)} ms`,
+          last.hint,
         );
       }
     }
@@ -190,13 +194,16 @@ export class TmuxServer {
         failure: (stderr, code, cause) => classifySshFailure(target, stderr || cause.message, code),
       }, handlers);
       this.#backoff.succeeded();
+      this.#lastFailure = null;
       return client;
     } catch (error) {
-      this.#backoff.failed(error instanceof HostError ? error.message : String(error));
-      if (error instanceof Deno.errors.NotFound) {
-        throw unreachable(target.host, target.destination, "ssh is not installed or not on PATH");
-      }
-      throw error;
+      this.#lastFailure = error instanceof HostError ? error : unreachable(
+        target.host,
+        target.destination,
+        error instanceof Deno.errors.NotFound ? "ssh is not installed or not on PATH" : (error as Error).message,
+      );
+      this.#backoff.failed();
+      throw this.#lastFailure;
     }
   }
 
