@@ -21,6 +21,8 @@ export async function waitForPrompt(
   action: string,
   signal?: AbortSignal,
   fresh = false,
+  /** False once the shell is known to have reached its prompt (a mark, an earlier command): it started. */
+  mayBeStarting = true,
 ): Promise<{ kind: ShellKind; name: string }> {
   const deadline = performance.now() + PROMPT_GRACE_MS;
   for (;;) {
@@ -35,11 +37,15 @@ export async function waitForPrompt(
     const kind = shellKind(state.command);
     const late = performance.now() >= deadline;
     if (kind && (state.drawn || late)) return { kind, name: state.command };
+    // The user's shell this server started a moment ago runs its start-up files, which may run
+    // programs (yash's runs grep, many run ls or sleep): that pane is starting, not busy.
+    const young = mayBeStarting &&
+      (fresh || (pane.shellSince !== null && Date.now() - pane.shellSince < PROMPT_GRACE_MS));
     // An owned pane's start-up gate (`tmux wait-for`) can still hold the terminal for a moment after
     // create_pane returned: that pane is starting, not busy.
-    const starting = fresh || (state.command === "tmux" && !state.drawn);
-    // A program that is not a shell is busy at once, except in a pane just created (its start-up files run).
-    if (!kind && (state.drawn || late || !starting)) {
+    const starting = young || (state.command === "tmux" && !state.drawn);
+    // A program that is not a shell is busy at once, except in a pane whose shell is starting.
+    if (!kind && (late || !starting || (state.drawn && !young))) {
       throw new ToolError(
         "PANE_BUSY",
         `Cannot ${action} pane ${pane.paneId}: it is running ${JSON.stringify(state.command)}, ` +
