@@ -88,3 +88,14 @@ for (const [name, shell] of Object.entries(SHELLS)) {
 function pick(result: ExecResult) {
   return { output: result.output, exit_code: result.exit_code };
 }
+
+Deno.test("a shell execute_command cannot drive is UNSUPPORTED_SHELL at once, naming it", async () => {
+  await using server = await TestServer.start();
+  // A program that calls itself pwsh holds the terminal, as PowerShell would.
+  const { pane_id } = await server.call<{ pane_id: string }>("create_pane", { command: "exec -a pwsh sleep 30" });
+  const started = performance.now();
+  const error = await server.callError("execute_command", { pane_id, command: "echo hi" });
+  assert.match(error, /UNSUPPORTED_SHELL: .*"pwsh"/);
+  assert.match(error, /send_keys/);
+  assert.ok(performance.now() - started < 3_000, "answered at once, not after a grace");
+});

@@ -2,6 +2,7 @@ import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { foreground, type ShellKind, shellKind } from "./shell.ts";
+import { SHELLS } from "../watch/mod.ts";
 
 export type { ShellKind };
 
@@ -35,6 +36,7 @@ export async function waitForPrompt(
       );
     }
     const kind = shellKind(state.command);
+    if (kind === null && isShell(state.command)) throw unsupported(pane, action, state.command);
     const late = performance.now() >= deadline;
     if (kind && (state.drawn || late)) return { kind, name: state.command };
     // The user's shell this server started a moment ago runs its start-up files, which may run
@@ -57,4 +59,19 @@ export async function waitForPrompt(
     if (signal?.aborted) signal.throwIfAborted();
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
+}
+
+function isShell(command: string): boolean {
+  return SHELLS.has(command.replace(/^-/, "").replace(/^.*\//, ""));
+}
+
+/** A shell whose syntax has no way to run a file in itself and report its status as the wrapper needs. */
+function unsupported(pane: PaneInfo, action: string, shell: string): ToolError {
+  return new ToolError(
+    "UNSUPPORTED_SHELL",
+    `Cannot ${action} pane ${pane.paneId}: its shell ${JSON.stringify(shell)} is not one execute_command can drive ` +
+      "(bash, zsh, fish, dash, sh, ash, ksh, mksh, ksh93, yash, busybox sh, tcsh, csh)",
+    "Type into it with send_keys and read it with wait_for_text or capture_pane, or create_pane with " +
+      'command: "bash" (or another supported shell) for execute_command.',
+  );
 }

@@ -18,6 +18,7 @@ const SHELLS: Record<string, ShellKind> = {
   mksh: "posix",
   ksh93: "posix",
   yash: "posix",
+  oksh: "posix",
   busybox: "posix",
   fish: "fish",
   tcsh: "csh",
