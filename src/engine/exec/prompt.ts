@@ -9,6 +9,8 @@ export type { ShellKind };
 /** How long a new pane's shell may take to draw its first prompt before we type anyway. */
 export const PROMPT_GRACE_MS = 10_000;
 const POLL_MS = 2;
+/** How long a program must hold a pane's terminal before the pane is busy. */
+const BUSY_SETTLE_MS = 100;
 
 /**
  * Resolves with the shell's kind once a shell holds the pane's terminal and has drawn something
@@ -26,6 +28,7 @@ export async function waitForPrompt(
   mayBeStarting = true,
 ): Promise<{ kind: ShellKind; name: string }> {
   const deadline = performance.now() + PROMPT_GRACE_MS;
+  let busySince: number | null = null;
   for (;;) {
     const state = await foreground(tmux, pane.paneId);
     if (state.dead) {
@@ -47,7 +50,11 @@ export async function waitForPrompt(
     // create_pane returned: that pane is starting, not busy.
     const starting = young || (state.command === "tmux" && !state.drawn);
     // A program that is not a shell is busy at once, except in a pane whose shell is starting.
-    if (!kind && (late || !starting || (state.drawn && !young))) {
+    // A program must hold the terminal a moment: the last command's end-mark `printf` (a program,
+    // not a builtin, in mksh and tcsh) can still be exiting when its mark has been read.
+    busySince = kind ? null : busySince ?? performance.now();
+    const settled = busySince !== null && performance.now() - busySince >= BUSY_SETTLE_MS;
+    if (!kind && settled && (late || !starting || (state.drawn && !young))) {
       throw new ToolError(
         "PANE_BUSY",
         `Cannot ${action} pane ${pane.paneId}: it is running ${JSON.stringify(state.command)}, ` +
