@@ -79,10 +79,10 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const paneSet = new PaneSetWatcher(tmux, events);
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const spool = new OutputSpool();
-  const executor = new Executor(tmux, output, config.stateDir, spool);
+  const proc = new ProcReader(tmux, config.stateDir);
+  const executor = new Executor(tmux, output, config.stateDir, spool, proc);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
-  const proc = new ProcReader(tmux, config.stateDir);
   const hosts = new HostRegistry(tmux, {
     hosts: config.hosts,
     sshConfig: config.sshConfig,
