@@ -190,13 +190,37 @@ export class TestServer {
 }
 
 export async function tmuxAt(socket: string, ...args: string[]) {
-  const out = await new Deno.Command("tmux", {
+  // A tmux 3.3a client was once seen to hang for good after connecting (client and server both
+  // idle in poll, the command never run): bound each client so a test fails instead of stalling
+  // the suite, and try such a client once more.
+  for (let attempt = 1;; attempt++) {
+    const out = await runTmuxClient(socket, args);
+    if (out || attempt === 2) return out ?? { code: -1, stdout: "", stderr: `tmux ${args[0]} hung twice` };
+    console.error(`tmux ${args[0]} hung for ${CLIENT_HANG_MS} ms; trying once more`);
+  }
+}
+
+const CLIENT_HANG_MS = 15_000;
+
+async function runTmuxClient(socket: string, args: string[]) {
+  const child = new Deno.Command("tmux", {
     args: ["-S", socket, ...args],
     env: cleanEnv(),
+    stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  })
-    .output();
+  }).spawn();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), CLIENT_HANG_MS));
+  const out = await Promise.race([child.output(), hung]);
+  clearTimeout(timer);
+  if (!out) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* it ended meanwhile */ }
+    await child.output().catch(() => {});
+    return null;
+  }
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
