@@ -16,6 +16,7 @@ import { DisplayPanes } from "./engine/display/mod.ts";
 import { PatternCompiler } from "./patterns/mod.ts";
 import { ShellIntegration } from "./engine/integration/mod.ts";
 import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
+import { HostRegistry } from "./engine/hosts/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -25,6 +26,8 @@ export interface App {
   readonly config: Readonly<Config>;
   /** The tmux server: one persistent control-mode connection plus the one-shot path. */
   readonly tmux: TmuxServer;
+  /** The hosts agents may use: `local` (this `tmux`) and each `--host`, each with its link. */
+  readonly hosts: HostRegistry;
   /**
    * The process owner: stdio, the bridge and --shared-workspace act as it. Over HTTP each MCP
    * session acts as an owner of its own (`newOwner`), and the MCP layer's view of the app has
@@ -94,13 +97,22 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const paneSet = new PaneSetWatcher(tmux, events);
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const spool = new OutputSpool();
-  const executor = new Executor(tmux, output, config.stateDir, spool);
+  const proc = new ProcReader(tmux, config.stateDir);
+  const executor = new Executor(tmux, output, config.stateDir, spool, proc);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
-  const proc = new ProcReader(tmux, config.stateDir);
+  const hosts = new HostRegistry(tmux, {
+    hosts: config.hosts,
+    sshConfig: config.sshConfig,
+    hubSession: `tmuxwright-link-${workspace.instance}`,
+  });
+  for (const name of hosts.names().slice(1)) {
+    hosts.link(name).onStatus((status) => logTmuxStatus(events, status, name));
+  }
   return {
     config,
     tmux,
+    hosts,
     owner,
     workspace,
     newOwner() {
@@ -131,6 +143,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         channels.close();
         await buffers.close();
         paneSet.close();
+        await hosts.close();
         // Session owners first, over one-shot calls; then the hub, as its link goes down.
         await Promise.all([...sessionOwners].map((o) => o.end()));
         tmux.kill();
@@ -159,8 +172,11 @@ function stderrLine(event: LogEvent): string {
   return `[tmuxwright] ${event.level}: ${event.logger}: ${event.message}`;
 }
 
-function logTmuxStatus(events: ServerEvents, status: TmuxStatus): void {
-  if (status.kind === "connected" && status.reconnect) events.log("info", "tmux", "control connection re-established");
-  if (status.kind === "lost") events.log("warning", "tmux", `control connection lost: ${status.reason}`);
+function logTmuxStatus(events: ServerEvents, status: TmuxStatus, host = "local"): void {
+  const on = host === "local" ? "" : ` to host ${host}`;
+  if (status.kind === "connected" && status.reconnect) {
+    events.log("info", "tmux", `control connection${on} re-established`);
+  }
+  if (status.kind === "lost") events.log("warning", "tmux", `control connection${on} lost: ${status.reason}`);
   if (status.kind === "slow") events.log("notice", "tmux", `slow tmux command: ${status.command} took ${status.ms} ms`);
 }

@@ -14,6 +14,7 @@ import {
   tlsFiles,
   validPrefix,
 } from "./config/values.ts";
+import { type HostEntry, parseHostFlags, parseSshConfig, sshPermissionProblem } from "./config/hosts.ts";
 
 /** The configuration's parts live in `config/`; this file is their door. */
 export { ConfigError } from "./config/errors.ts";
@@ -28,6 +29,7 @@ export {
   TOOL_GROUPS,
   type ToolGroup,
 } from "./config/tools.ts";
+export { HOST_NAME, type HostEntry, LOCAL_HOST } from "./config/hosts.ts";
 export { type Caller, type Listen, parseCaller, parseListen, parseSize, type TlsFiles } from "./config/values.ts";
 
 export interface Config {
@@ -66,6 +68,12 @@ export interface Config {
   http: Listen | null;
   allowRemote: boolean;
   tls: TlsFiles | null;
+  /** `--host NAME=DESTINATION`: the remote hosts agents may use (never `local`, the machine itself). */
+  hosts: readonly HostEntry[];
+  /** `--ssh-config FILE`: given to ssh as `-F FILE`; null: the user's own ssh configuration. */
+  sshConfig: string | null;
+  /** doctor / attach `--host NAME`: the configured host to check or watch; null: this machine. */
+  hostTarget: string | null;
   /** From TMUX / TMUX_PANE when the server itself runs inside tmux. */
   caller: Caller | null;
 }
@@ -101,6 +109,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
       args: [...argv],
       options: {
         ...options,
+        host: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
         list: { type: "boolean" },
@@ -113,6 +122,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   }
   const values: FlagValues = {};
   for (const [name, flag] of Object.entries(FLAGS) as [FlagName, typeof FLAGS[FlagName]][]) {
+    if (name === "host") continue; // repeatable: read below
     const fromFlag = (parsed.values as Record<string, string | boolean | undefined>)[name];
     values[name] = fromFlag ?? envValue(flag.env);
   }
@@ -191,6 +201,24 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     return normalize(value);
   };
 
+  const hostFlags = (parsed.values.host as string[] | undefined) ?? [];
+  const fromFlags = parseHostFlags(hostFlags, false);
+  // Flags win: the environment's hosts apply when no --host flag defines one.
+  const hosts = fromFlags.hosts.length > 0
+    ? fromFlags.hosts
+    : parseHostFlags([envValue(FLAGS.host.env) ?? ""], true).hosts;
+  const hostPicked = fromFlags.target ??
+    (command !== "serve" && fromFlags.hosts.length === 1 ? fromFlags.hosts[0].name : null);
+  if (hostPicked !== null && command === "serve") {
+    throw new ConfigError(`--host "${hostPicked}" lacks a destination: give --host ${hostPicked}=DESTINATION`);
+  }
+  if (hostPicked !== null && !hosts.some((h) => h.name === hostPicked)) {
+    const known = hosts.map((h) => h.name).join(", ") || "none";
+    throw new ConfigError(
+      `Host "${hostPicked}" is not configured (configured: ${known}); add --host ${hostPicked}=DEST`,
+    );
+  }
+
   const selection = parseToolSelection((values.tools as string | undefined) ?? "agent");
   const config: Config = {
     command,
@@ -219,8 +247,13 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     tls: tlsFiles(absolute("--tls-cert", values["tls-cert"]), absolute("--tls-key", values["tls-key"])),
     shell: envValue("SHELL") || "/bin/sh",
     pid,
+    hosts,
+    sshConfig: parseSshConfig(values["ssh-config"] as string | undefined),
+    hostTarget: hostPicked,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
   };
+  const sshProblem = command === "help" || command === "version" ? null : sshPermissionProblem(hosts);
+  if (sshProblem) throw new ConfigError(sshProblem);
   // Paths outside the Deno permissions fail here, naming the flag to add, not at the first tool call.
   const sandboxProblem = command === "serve" ? sandboxPathProblem(writtenPaths(config)) : null;
   if (sandboxProblem) throw new ConfigError(sandboxProblem);

@@ -181,7 +181,7 @@ Deno.test("a start-up file that replaces the shell (exec zsh): no marks come, co
   try {
     await Deno.writeTextFile(`${home}/.bashrc`, "exec zsh -f\n");
     await using server = await TestServer.start({ env: { HOME: home, SHELL: "/bin/bash" } });
-    // The first call waits out the grace for the shell's first prompt mark, then types the wrapper line.
+    // The first call sees zsh wait at its prompt with no mark in the log, and types the wrapper line.
     assertEquals(pick(await server.call<Exec>("execute_command", { command: "echo $ZSH_NAME" })), {
       output: "zsh",
       exit_code: 0,

@@ -157,9 +157,11 @@ Deno.test("a costly accepted pattern on adversarial output: other calls stay res
   );
   // Every soup line was matched (none matches) and the last line was still found, in order.
   assert.equal(result.trigger, "pattern:^SOUP-DONE$");
+  // The matching lasts many seconds, so a blocked loop would hold one call for seconds; a single
+  // slow call of a few hundred milliseconds is the shared machine, not the matcher.
   const limit = Math.max(5 * median(baseline), 250);
   assert.ok(
-    median(during) < limit && Math.max(...during) < 500,
+    median(during) < limit && Math.max(...during) < 1500,
     `list_panes while matching: median ${median(during).toFixed(1)} ms, max ${Math.max(...during).toFixed(1)} ms; ` +
       `baseline median ${median(baseline).toFixed(1)} ms`,
   );

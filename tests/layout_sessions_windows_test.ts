@@ -159,8 +159,13 @@ Deno.test("windows: create, rename, select, layout, resize, move and kill; tmux 
   const { windows } = await server.call<{ windows: WindowRow[] }>("list_windows", { session: "other" });
   assert.deepEqual(windows.map((w) => w.index).sort(), [0, 7]);
   assert.ok(windows.every((w) => w.owned && w.session_id === other.session_id));
+  // Without `session` the window moves within its own session.
+  const renumbered = await server.call<WindowRow>("move_window", { window: made.window_id, index: 9 });
+  assert.deepEqual([renumbered.session_id, renumbered.index], [other.session_id, 9]);
+  assert.equal(await tmuxSays(server, made.window_id, "#{session_name}:#{window_index}"), "other:9");
+  assert.match(await server.callError("move_window", { window: made.window_id }), /INVALID_ARGUMENT: Nothing to move/);
 
-  const killed = await server.call("kill_window", { window: "other:7" });
+  const killed = await server.call("kill_window", { window: "other:9" });
   assert.deepEqual(killed, { window_id: made.window_id, session_id: other.session_id, killed: true });
   const left = await server.tmux("list-windows", "-a", "-F", "#{window_id}");
   assert.ok(!left.stdout.split("\n").includes(made.window_id));

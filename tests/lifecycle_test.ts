@@ -9,6 +9,8 @@ class RawServer {
   readonly child: Deno.ChildProcess;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #lines: AsyncIterator<string>;
+  /** Everything the server printed on stderr, once it has exited. */
+  readonly stderr: Promise<string>;
   #id = 0;
 
   constructor(readonly socket: string, stateDir: string, args: string[] = []) {
@@ -26,16 +28,23 @@ class RawServer {
       env: cleanEnv(),
       stdin: "piped",
       stdout: "piped",
-      stderr: "null",
+      stderr: "piped",
     }).spawn();
+    this.stderr = new Response(this.child.stderr).text();
     this.#writer = this.child.stdin.getWriter();
     this.#lines = this.child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(lineSplitter())
       [Symbol.asyncIterator]();
   }
 
-  async request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  /** Sends a request without reading its answer (a call still running when the server stops). */
+  async send(method: string, params: Record<string, unknown>): Promise<number> {
     const id = ++this.#id;
     await this.#writer.write(new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n"));
+    return id;
+  }
+
+  async request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const id = await this.send(method, params);
     for (;;) {
       const { value, done } = await this.#lines.next();
       if (done) throw new Error("server closed stdout");
@@ -110,6 +119,31 @@ for (const how of ["stdin EOF", "SIGTERM", "SIGINT"] as const) {
       assert.equal(status.code, 0);
       assert.deepEqual(await workspaces(socket), []);
       assert.equal((await tmuxAt(socket, "has-session", "-t", "=users-own")).code, 0);
+      if (how !== "stdin EOF") await server.closeStdin().catch(() => {});
+    });
+  });
+
+  Deno.test(`on ${how} while a command prints and its log is followed, stderr says only why it stops`, async () => {
+    await withDir(async (socket, state) => {
+      const server = new RawServer(socket, state);
+      await server.initialize();
+      const pane = await server.createPane();
+      // A call in flight that follows the pane's log while the pane writes to it.
+      await server.send("tools/call", {
+        name: "wait_for_text",
+        arguments: { pane_id: pane, pattern: "never printed", timeout_ms: 60_000 },
+      });
+      await server.request("tools/call", {
+        name: "send_keys",
+        arguments: { pane_id: pane, text: "yes tick" },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (how === "stdin EOF") await server.closeStdin();
+      else server.child.kill(how);
+      assert.equal((await server.child.status).code, 0);
+      const lines = (await server.stderr).split("\n").filter((line) => line.trim() !== "");
+      assert.ok(lines.length <= 1, `stderr:\n${lines.join("\n")}`);
+      assert.doesNotMatch(lines.join("\n"), /failed|error|\bat /i);
       if (how !== "stdin EOF") await server.closeStdin().catch(() => {});
     });
   });

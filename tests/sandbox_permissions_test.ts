@@ -104,7 +104,12 @@ Deno.test("the start and compile tasks share the run and env grants; start uses 
   const flags = (task: string) => task.split(/\s+/).filter((w) => w.startsWith("--allow-"));
   const start = startPermissions().filter((w) => w.startsWith("--allow-"));
   const compile = flags(TASKS.compile);
-  assert.ok(start.includes("--allow-run=tmux") && compile.includes("--allow-run=tmux"));
+  assert.ok(start.includes("--allow-run=tmux"));
+  // ssh only with hosts: start grants it when TMUXWRIGHT_HOSTS (or --host) is given; a compiled
+  // binary bakes it in and gives it up at start-up when no host is configured (tests/hosts_config_test.ts).
+  const withHosts = startPermissions({ ...cleanEnv(), TMUXWRIGHT_HOSTS: "build=build.example" });
+  assert.ok(withHosts.includes("--allow-run=tmux,ssh"), withHosts.join(" "));
+  assert.ok(compile.includes("--allow-run=tmux,ssh"));
   assert.deepEqual(start.find((f) => f.startsWith("--allow-env=")), compile.find((f) => f.startsWith("--allow-env=")));
   for (
     const blanket of ["--allow-all", "-A", "--allow-run", "--allow-env", "--allow-read", "--allow-write", "--allow-net"]

@@ -4,11 +4,18 @@ import { redactArgs } from "./redact.ts";
 export interface AuditEntry {
   tool: string;
   paneId: string | null;
+  /** The host the call acted on; by default the one its pane id names (`NAME:%N`), else "local". */
+  host?: string;
   args: Record<string, unknown>;
   outcome: "ok" | "error" | "denied";
   error?: string;
   durationMs: number;
   outputBytes: number;
+}
+
+/** `NAME:%N` is pane %N on host NAME; any other pane reference (or none) is on this machine. */
+export function hostOfPane(paneId: string | null): string {
+  return /^([A-Za-z0-9][A-Za-z0-9_.-]{0,31}):%\d+$/.exec(paneId ?? "")?.[1] ?? "local";
 }
 
 /** The audit file or capture directory could not be opened; `flag` chose the path. */
@@ -65,6 +72,7 @@ export class AuditLog {
         ts: new Date().toISOString(),
         tool: entry.tool,
         pane_id: entry.paneId,
+        host: entry.host ?? hostOfPane(entry.paneId),
         args: this.payloads ? entry.args : await redactArgs(entry.args),
         outcome: entry.outcome,
         ...(entry.error ? { error: entry.error } : {}),

@@ -13,6 +13,7 @@ interface Listed extends WorkspaceInfo {
  * every workspace on the tmux server. Not on a terminal: prints the tmux command instead.
  */
 export async function attach(config: Readonly<Config>): Promise<number> {
+  if (config.hostTarget !== null) return await (await import("./remote.ts")).attachHost(config);
   const workspaces = await listed(config);
   if (config.attachList) {
     if (workspaces.length === 0) console.log(noneText(config));

@@ -3,6 +3,7 @@ import { tmuxOneShot } from "../tmux/oneshot.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */
 export async function doctor(config: Readonly<Config>): Promise<number> {
+  if (config.hostTarget !== null) return await (await import("./remote.ts")).doctorHost(config);
   let ok = true;
   const report = (pass: boolean, what: string) => {
     ok &&= pass;
@@ -31,11 +32,33 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
   } catch (error) {
     report(false, `state directory ${config.stateDir}: ${(error as Error).message}`);
   }
+  const { command, args } = launchCommand();
   console.log(
-    `\nClaude Desktop / Cursor (JSON):\n${
-      JSON.stringify({ mcpServers: { tmuxwright: { command: "tmuxwright", args: [] } } }, null, 2)
-    }`,
+    `\nClaude Desktop / Cursor (JSON):\n${JSON.stringify({ mcpServers: { tmuxwright: { command, args } } }, null, 2)}`,
   );
-  console.log("\nClaude Code: claude mcp add tmuxwright -- tmuxwright");
+  console.log(`\nClaude Code: claude mcp add tmuxwright -- ${[command, ...args].map(shellWord).join(" ")}`);
   return ok ? 0 : 1;
+}
+
+/**
+ * How a client starts this very tmuxwright: the compiled binary by its path; from a checkout (or
+ * its bundle), `deno task start` with that checkout's deno.json, which carries the permissions.
+ */
+export function launchCommand(main = Deno.mainModule): { command: string; args: string[] } {
+  if (!main.startsWith("file:") || /deno-compile-/.test(main)) return { command: binaryPath(), args: [] };
+  const config = new URL(/\/dist\/[^/]+$/.test(main) ? "../deno.json" : "./deno.json", main);
+  return { command: "deno", args: ["task", "-q", "--config", decodeURIComponent(config.pathname), "start"] };
+}
+
+function binaryPath(): string {
+  try {
+    return Deno.execPath();
+  } catch {
+    return "tmuxwright"; // no read permission for its own path: the name on PATH
+  }
+}
+
+/** A word as a POSIX shell reads it back (paths with spaces). */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

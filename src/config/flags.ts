@@ -71,6 +71,14 @@ export const FLAGS = {
     type: "boolean",
     help: "log payloads in clear instead of hashes",
   },
+  host: {
+    env: "TMUXWRIGHT_HOSTS",
+    type: "string",
+    multiple: true,
+    help: "NAME=DESTINATION: a remote host agents may use as NAME, reached with ssh DESTINATION (repeatable; " +
+      "env: NAME=DEST,NAME=DEST); with doctor/attach, NAME alone picks the host",
+  },
+  "ssh-config": { env: "TMUXWRIGHT_SSH_CONFIG", type: "string", help: "ssh configuration file for --host (ssh -F)" },
   channel: {
     env: "TMUXWRIGHT_CHANNEL",
     type: "boolean",
@@ -92,6 +100,9 @@ export function helpText(): string {
     "                                    watch an agent's workspace live (read-only): the newest live one,",
     "                                    or WORKSPACE (a server pid or tmuxwright-<pid>); --list lists them",
     "       tmuxwright doctor [flags]    check tmux, socket and state directory; print client config",
+    "                                    --host NAME: check that host's ssh connection, host key and tmux",
+    "       tmuxwright attach --host NAME [WORKSPACE]",
+    "                                    watch a workspace on a remote host (your ssh, read-only)",
     "",
     "flags (every flag has an environment variable; flags win):",
   ];

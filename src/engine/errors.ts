@@ -1,4 +1,5 @@
 import { TmuxError } from "../tmux/errors.ts";
+import { HostError } from "../tmux/ssh.ts";
 
 /** The closed set of error codes an agent can see. */
 export type ErrorCode =
@@ -11,8 +12,13 @@ export type ErrorCode =
   | "NAME_IN_USE"
   | "PANE_BUSY"
   | "PANE_DEAD"
+  | "UNSUPPORTED_SHELL"
   | "TMUX_UNAVAILABLE"
   | "TMUX_ERROR"
+  | "HOST_NOT_CONFIGURED"
+  | "HOST_UNREACHABLE"
+  | "HOST_KEY_UNKNOWN"
+  | "HOST_KEY_CHANGED"
   | "CANCELLED"
   | "INTERNAL";
 
@@ -27,8 +33,15 @@ export const ERROR_CODES: Record<ErrorCode, string> = {
   NAME_IN_USE: "another pane already has that name",
   PANE_BUSY: "the pane runs a program, not a shell waiting at its prompt",
   PANE_DEAD: "the pane's process has exited",
+  UNSUPPORTED_SHELL: "the pane's shell is one execute_command cannot drive (nu, xonsh, elvish, pwsh); use send_keys",
   TMUX_UNAVAILABLE: "tmux is not installed or its server cannot be reached",
   TMUX_ERROR: "tmux refused the command",
+  HOST_NOT_CONFIGURED:
+    "the host is not one the server was started with (--host NAME=DESTINATION); local is this machine",
+  HOST_UNREACHABLE: "the ssh connection to the host failed or dropped; the next call reconnects (with backoff)",
+  HOST_KEY_UNKNOWN: "ssh does not know the host's key; the user must accept it once (the message says how)",
+  HOST_KEY_CHANGED:
+    "the host's key differs from the known one; ssh refused to connect (the message says what to check)",
   CANCELLED: "the client cancelled the request",
   INTERNAL: "a bug in tmuxwright (the server's stderr has the details)",
 };
@@ -44,6 +57,7 @@ export class ToolError extends Error {
 /** Maps anything thrown by a handler to a ToolError; unexpected errors keep their stack for stderr. */
 export function toToolError(error: unknown): ToolError {
   if (error instanceof ToolError) return error;
+  if (error instanceof HostError) return hostToolError(error);
   if (error instanceof TmuxError) {
     switch (error.kind) {
       case "target_gone":
@@ -67,4 +81,15 @@ export function toToolError(error: unknown): ToolError {
   }
   if (error instanceof RangeError) return new ToolError("INVALID_ARGUMENT", error.message);
   return new ToolError("INTERNAL", `internal error: ${(error as Error)?.message ?? String(error)}`);
+}
+
+/** A remote host's failure: its own code, or TMUX_UNAVAILABLE when the host's tmux is missing or too old. */
+function hostToolError(error: HostError): ToolError {
+  const code = ({
+    host_unreachable: "HOST_UNREACHABLE",
+    host_key_unknown: "HOST_KEY_UNKNOWN",
+    host_key_changed: "HOST_KEY_CHANGED",
+    host_tmux_unusable: "TMUX_UNAVAILABLE",
+  } as const)[error.failure];
+  return new ToolError(code, error.message, error.hint);
 }

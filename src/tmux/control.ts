@@ -15,6 +15,42 @@ export interface ControlHandlers {
   floodPause?: { bytes: number; ms: number };
 }
 
+/** How to start a control client: the program, its arguments, and how its early death reads. */
+export interface ControlLaunch {
+  program: string;
+  args: readonly string[];
+  /** Keep the program's stderr for `failure` (ssh says there why it could not connect). */
+  keepStderr?: boolean;
+  /** Give up when the client has not answered its first command within this. */
+  timeoutMs?: number;
+  failure(stderr: string, code: number | null, cause: Error): Error;
+}
+
+/** The last few KiB of a child's stderr (ssh says there why it could not connect); drained so it never blocks. */
+class StderrTail {
+  #text = "";
+  readonly #done: Promise<void>;
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#done = (async () => {
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of stream) {
+          this.#text = (this.#text + decoder.decode(chunk, { stream: true })).slice(-8192);
+        }
+      } catch { /* the child is gone */ }
+    })();
+  }
+
+  /** Everything kept, once the stream has ended (bounded: the child was killed). */
+  async text(): Promise<string> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.#done, new Promise((r) => timer = setTimeout(r, 2000))]);
+    clearTimeout(timer);
+    return this.#text;
+  }
+}
+
 interface Pending {
   line: string;
   resolve(lines: string[]): void;
@@ -54,29 +90,54 @@ export class ControlClient {
    * Spawns `tmux -C attach -t =SESSION` and resolves once tmux has attached. `socketArgs` selects
    * the server (`-L name` / `-S path`).
    */
-  static async connect(socketArgs: readonly string[], session: string, handlers: ControlHandlers = {}) {
+  static connect(socketArgs: readonly string[], session: string, handlers: ControlHandlers = {}) {
+    return ControlClient.launch({
+      program: "tmux",
+      args: [...UTF8, ...socketArgs, "-C", "attach-session", "-f", "no-output", "-t", `=${session}`],
+      failure: (_stderr, _code, cause) =>
+        new TmuxError("server_gone", `Cannot attach to tmux session "${session}": ${cause.message}`),
+    }, handlers);
+  }
+
+  /**
+   * Spawns a control client from any program whose stdio is a `tmux -C` client (tmux itself, or
+   * `ssh … tmux -C` for a remote host) and resolves once it answers a command. If it ends or
+   * stays silent past `timeoutMs` first, `failure` turns its stderr and exit status into the error.
+   */
+  static async launch(spec: ControlLaunch, handlers: ControlHandlers = {}): Promise<ControlClient> {
     let child: Deno.ChildProcess;
     try {
-      child = new Deno.Command("tmux", {
-        args: [...UTF8, ...socketArgs, "-C", "attach-session", "-f", "no-output", "-t", `=${session}`],
+      child = new Deno.Command(spec.program, {
+        args: [...spec.args],
         stdin: "piped",
         stdout: "piped",
-        stderr: "null",
+        stderr: spec.keepStderr ? "piped" : "null",
       }).spawn();
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
+      if (error instanceof Deno.errors.NotFound && spec.program === "tmux") {
         throw new TmuxError("tmux_missing", "tmux is not installed or not on PATH: install tmux 3.2 or newer");
       }
       throw error;
     }
+    const stderr = spec.keepStderr ? new StderrTail(child.stderr) : null;
     const client = new ControlClient(child, handlers);
     // Commands are read only after the attach from argv has run, so this reply proves the attach.
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      await client.run(["display-message", "-p", "attached"]);
+      const proof = client.run(["display-message", "-p", "attached"]);
+      const timeout = new Promise<never>((_, reject) => {
+        if (spec.timeoutMs === undefined) return;
+        timer = setTimeout(() => reject(new Error(`no answer within ${spec.timeoutMs} ms`)), spec.timeoutMs);
+      });
+      await Promise.race([proof, timeout]);
+      return client;
     } catch (error) {
-      throw new TmuxError("server_gone", `Cannot attach to tmux session "${session}": ${(error as Error).message}`);
+      client.kill();
+      const status = await child.status.catch(() => null);
+      throw spec.failure((await stderr?.text()) ?? "", status?.code ?? null, error as Error);
+    } finally {
+      clearTimeout(timer);
     }
-    return client;
   }
 
   /** tmux names a control client `client-<pid>` after its process id; `-t` targets it exactly. */

@@ -1,6 +1,10 @@
 import { ControlClient, type ControlHandlers } from "./control.ts";
 import { tmuxOneShotChecked } from "./oneshot.ts";
 import { SessionGuard } from "./session_guard.ts";
+import { TmuxError } from "./errors.ts";
+import { classifySshFailure, HostError, remoteControlCommand, sshArgs, type SshTarget, unreachable } from "./ssh.ts";
+import { parseShellResult, type ShellResult, shellScriptCommands } from "./run_shell.ts";
+import { Backoff } from "./backoff.ts";
 
 /** What happened to the connection, for the server's log: (re)connects, losses, slow commands. */
 export type TmuxStatus =
@@ -15,6 +19,10 @@ export const SLOW_COMMAND_MS = 500;
  * One tmux server (one socket): a lazily opened, persistent control connection plus the
  * one-shot path. If tmux exits or the connection breaks, in-flight calls fail and the next
  * call reconnects (running `prepare` again, which recreates the session to attach to).
+ *
+ * With `remote`, the server is on another host and the connection is `ssh … tmux -u -C` (a
+ * host link): one-shots and `runShell` go through that one connection (no second ssh per
+ * call), failures are HostErrors naming the host, and reconnects back off while the host fails.
  */
 export class TmuxServer {
   #client: ControlClient | null = null;
@@ -23,14 +31,36 @@ export class TmuxServer {
   readonly #statusListeners = new Set<(status: TmuxStatus) => void>();
   #connections = 0;
   #stopping = false;
+  #shellRuns = 0;
+  readonly #backoff = new Backoff();
+  #lastFailure: HostError | null = null;
+  /** Names this link's paste buffers apart from other tmuxwright servers using the same tmux server. */
+  readonly #tag = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, "0")).join("");
 
   constructor(
     readonly socketArgs: readonly string[],
-    /** Makes sure the session to attach to exists; returns its name. */
+    /** Makes sure the session to attach to exists; returns its name (remote: the script creates it). */
     private readonly prepare: () => Promise<string>,
     /** Keeps session creation and removal apart from control clients attaching (a tmux 3.3a crash). */
     readonly sessionGuard: SessionGuard = new SessionGuard(null),
+    /** The host this server is on, reached over ssh; undefined: this machine. */
+    readonly remote?: SshTarget,
   ) {}
+
+  /** "local", or the configured name of the remote host. */
+  get host(): string {
+    return this.remote?.host ?? "local";
+  }
+
+  /** Whether the control connection is open now (a remote link: up). */
+  get connected(): boolean {
+    return this.#client?.isOpen ?? false;
+  }
+
+  /** Opens the control connection now (a remote link: connects, or throws why it cannot). */
+  async connect(): Promise<void> {
+    await this.#connection();
+  }
 
   /** Runs one command on the control connection. */
   async run(...args: string[]): Promise<string[]> {
@@ -53,9 +83,36 @@ export class TmuxServer {
     return client.runMany(commands).map((reply, i) => this.#timedReply(reply, commands[i], started));
   }
 
-  /** A separate tmux process: for start-up, shutdown and anything that must not block the connection. */
-  oneShot(...args: string[]): Promise<string> {
-    return tmuxOneShotChecked([...this.socketArgs, ...args]);
+  /**
+   * A separate tmux process: for start-up, shutdown and anything that must not block the connection.
+   * A remote host has no second process (that would be a second ssh): the commands (`;`-separated
+   * argument lists, as for tmux's argv) run on the control connection and their output is joined.
+   * Commands that block (`wait-for`) cannot run remotely.
+   */
+  async oneShot(...args: string[]): Promise<string> {
+    if (!this.remote) return tmuxOneShotChecked([...this.socketArgs, ...args]);
+    const commands: string[][] = [[]];
+    for (const arg of args) arg === ";" ? commands.push([]) : commands.at(-1)!.push(arg);
+    if (commands.some((c) => c[0] === "wait-for")) throw new RangeError("wait-for blocks a remote host's connection");
+    const replies = await this.batch(commands.filter((c) => c.length > 0));
+    return replies.flat().map((line) => `${line}\n`).join("");
+  }
+
+  /**
+   * Runs a POSIX sh script where the tmux server runs (tmux's run-shell: on a remote host, on that
+   * host) and returns its stdout and exit status; stderr is discarded. The script may not use
+   * `%`, and every `#` is taken literally. Locally one extra tmux process; remotely one pipelined
+   * round trip on the link, which waits for the script (keep it short: later calls queue behind it).
+   */
+  async runShell(script: string): Promise<ShellResult> {
+    const commands = shellScriptCommands(script, `tmuxwright-sh-${this.#tag}-${++this.#shellRuns}`);
+    if (!this.remote) {
+      return parseShellResult(
+        await tmuxOneShotChecked([...this.socketArgs, ...commands.flatMap((c) => [";", ...c]).slice(1)]),
+      );
+    }
+    const [, shown] = await this.batch(commands);
+    return parseShellResult(shown.map((line) => `${line}\n`).join(""));
   }
 
   onNotification(listener: (name: string, args: string) => void): () => void {
@@ -73,7 +130,15 @@ export class TmuxServer {
     this.#stopping = true;
     const client = this.#client;
     this.#client = null;
-    if (client) await client.close();
+    if (!client) return;
+    if (!this.remote) return await client.close();
+    // A black-holed link cannot say goodbye: give it a moment, then end ssh.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, 2000));
+    await Promise.race([client.close(), late]);
+    clearTimeout(timer);
+    client.kill();
+    await client.closed;
   }
 
   kill(): void {
@@ -89,6 +154,19 @@ export class TmuxServer {
   }
 
   async #connect(): Promise<ControlClient> {
+    if (this.remote) {
+      const wait = this.#backoff.remainingMs();
+      const last = this.#lastFailure;
+      if (wait > 0 && last) {
+        // The same failure again (a changed key stays HOST_KEY_CHANGED), without starting ssh.
+        throw new HostError(
+          last.failure,
+          last.host,
+          `${last.message}; next attempt in ${Math.ceil(wait)} ms`,
+          last.hint,
+        );
+      }
+    }
     const session = await this.prepare();
     let attached = false;
     const handlers: ControlHandlers = {
@@ -97,10 +175,36 @@ export class TmuxServer {
         if (attached && !this.#stopping) this.#status({ kind: "lost", reason });
       },
     };
-    this.#client = await this.sessionGuard.run(() => ControlClient.connect(this.socketArgs, session, handlers));
+    this.#client =
+      await (this.remote
+        ? this.#connectRemote(this.remote, session, handlers)
+        : this.sessionGuard.run(() => ControlClient.connect(this.socketArgs, session, handlers)));
     attached = true;
     this.#status({ kind: "connected", reconnect: this.#connections++ > 0 });
     return this.#client;
+  }
+
+  async #connectRemote(target: SshTarget, session: string, handlers: ControlHandlers): Promise<ControlClient> {
+    try {
+      const client = await ControlClient.launch({
+        program: "ssh",
+        args: sshArgs(target, remoteControlCommand(session)),
+        keepStderr: true,
+        timeoutMs: (target.connectTimeoutSec + 5) * 1000,
+        failure: (stderr, code, cause) => classifySshFailure(target, stderr || cause.message, code),
+      }, handlers);
+      this.#backoff.succeeded();
+      this.#lastFailure = null;
+      return client;
+    } catch (error) {
+      this.#lastFailure = error instanceof HostError ? error : unreachable(
+        target.host,
+        target.destination,
+        error instanceof Deno.errors.NotFound ? "ssh is not installed or not on PATH" : (error as Error).message,
+      );
+      this.#backoff.failed();
+      throw this.#lastFailure;
+    }
   }
 
   #timed(client: ControlClient, args: readonly string[]): Promise<string[]> {
@@ -110,6 +214,12 @@ export class TmuxServer {
   async #timedReply(reply: Promise<string[]>, args: readonly string[], started: number): Promise<string[]> {
     try {
       return await reply;
+    } catch (error) {
+      // A remote link that dies fails its calls as the host being unreachable, naming it.
+      if (this.remote && error instanceof TmuxError && error.kind === "disconnected" && !(error instanceof HostError)) {
+        throw unreachable(this.remote.host, this.remote.destination, error.message);
+      }
+      throw error;
     } finally {
       const ms = performance.now() - started;
       // Only the command's name: its arguments can carry what an agent typed.

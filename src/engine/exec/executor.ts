@@ -1,3 +1,4 @@
+import type { ProcReader } from "../watch/mod.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { type Budget, outputBudget, type OutputSpool } from "../output/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
@@ -53,9 +54,11 @@ export class Executor {
     stateDir: string,
     /** Where budgeted output of panes without a log stays readable. */
     readonly spool: OutputSpool,
+    /** /proc facts: a shell that printed no mark is seen waiting at its prompt at once. */
+    proc?: ProcReader,
   ) {
     this.jobs = new JobTable(tmux);
-    this.typist = new Typist(tmux, output, stateDir);
+    this.typist = new Typist(tmux, output, stateDir, proc);
   }
 
   async execute(pane: PaneInfo, command: string, options: ExecOptions): Promise<ExecResult> {

@@ -11,6 +11,8 @@ export const LOOK_BACK = 4096;
 /** After an end mark, how long the prompt may take to be drawn (a slow prompt theme). */
 const PROMPT_DRAW_MS = 3_000;
 const DEAD_CHECK_MS = 250;
+/** While no mark has come, how often the OS is asked whether the shell already waits at its prompt. */
+const PROMPT_CHECK_MS = 60;
 
 /**
  * `ready`: the integrated shell waits at its prompt. `busy`: something else has the terminal (a
@@ -23,14 +25,23 @@ export type PromptState = "ready" | "busy" | "unmarked";
  * Where an integrated pane's shell is, from the marks in its log: its last mark is the P mark of
  * this very shell (its pid) when it waits at its prompt. With an E mark last, the prompt is being
  * drawn and its P mark is awaited; with no mark yet in a young log, the start-up files still run
- * and the first P mark is awaited up to `graceMs`. `stream` must be open from the log's end.
+ * and the first P mark is awaited, until the shell itself says where it is: a shell that waits for
+ * terminal input (`atPrompt`, from /proc) twice in a row with no mark in its log has drawn a prompt
+ * without one (a wrapper that dropped our start-up file, an rc that replaced the shell). `graceMs`
+ * only bounds the wait when the OS cannot be asked. `stream` must be open from the log's end.
  */
 export async function markedPrompt(
   stream: PaneStream,
   pane: PaneInfo,
   marks: ShellMarks,
   reader: MarkReader,
-  options: { graceMs: number; signal?: AbortSignal; isDead: () => Promise<boolean> },
+  options: {
+    graceMs: number;
+    signal?: AbortSignal;
+    isDead: () => Promise<boolean>;
+    /** The pane's shell holds the terminal and waits for input (at a prompt); null when unknown. */
+    atPrompt?: () => Promise<boolean | null>;
+  },
 ): Promise<{ state: PromptState; last: Mark | null }> {
   const judge = (mark: Mark): PromptState | null => {
     if (mark.kind === "P") return mark.pid === pane.pid ? "ready" : "busy";
@@ -46,14 +57,23 @@ export async function markedPrompt(
   let last: Mark | null = reader.last ?? tail;
   if (last === null && stream.start > TAIL_BYTES) return { state: "unmarked", last }; // no mark for a long while
   const deadline = performance.now() + (last === null ? options.graceMs : PROMPT_DRAW_MS);
+  // Consecutive answers "at its prompt" with no mark: the second one is taken (a mark printed just
+  // before the first look has had a whole interval to reach the log).
+  let atPromptSeen = 0;
   for (;;) {
     const state = last === null ? null : judge(last);
     if (state !== null) return { state, last };
     const now = performance.now();
     if (now >= deadline) return { state: last === null ? "unmarked" : "busy", last };
     options.signal?.throwIfAborted();
-    await wakeOn(stream.changed(), Math.min(DEAD_CHECK_MS, deadline - now), options.signal);
+    const pause = last === null && options.atPrompt ? PROMPT_CHECK_MS : DEAD_CHECK_MS;
+    await wakeOn(stream.changed(), Math.min(pause, deadline - now), options.signal);
     last = reader.last ?? last;
-    if (last === null && await options.isDead()) return { state: "busy", last };
+    if (last !== null) continue;
+    if (await options.isDead()) return { state: "busy", last };
+    if (!options.atPrompt) continue;
+    atPromptSeen = (await options.atPrompt()) === true ? atPromptSeen + 1 : 0;
+    last = reader.last ?? last;
+    if (last === null && atPromptSeen >= 2) return { state: "unmarked", last };
   }
 }

@@ -17,7 +17,7 @@ export function quoteFor(kind: ShellKind, text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-const statusVar = (kind: ShellKind) => kind === "fish" ? "$status" : '"$?"';
+const statusVar = (kind: ShellKind) => kind === "posix" ? '"$?"' : "$status";
 const printMarker = (id: string, tag: string) => `printf '\\033]${OSC};%s;${tag}\\007' ${id}`;
 const printEnd = (id: string, kind: ShellKind) => `printf '\\033]${OSC};%s;E;%s\\007' ${id} ${statusVar(kind)}`;
 
@@ -29,7 +29,10 @@ const printEnd = (id: string, kind: ShellKind) => `printf '\\033]${OSC};%s;E;%s\
  */
 export function wrapperLine(kind: ShellKind, id: string, file: string): string {
   // fish: `source` would run the command without job control (in fish's own process group).
-  const run = kind === "fish" ? `eval (string collect < ${quoteFor(kind, file)})` : `. ${quoteFor(kind, file)}`;
+  // csh: `source` runs the file in this shell, as `.` does in sh.
+  const run = kind === "fish"
+    ? `eval (string collect < ${quoteFor(kind, file)})`
+    : `${kind === "csh" ? "source" : "."} ${quoteFor(kind, file)}`;
   return ` ${printMarker(id, "S")}; ${run}; ${printEnd(id, kind)}`;
 }
 
@@ -40,10 +43,13 @@ export function statusProbeLine(kind: ShellKind, id: string): string {
 
 /** The command file: an optional cd, then the command text exactly as given. */
 export function commandFile(kind: ShellKind, command: string, cwd?: string): string {
+  // csh has no `return`: a failed cd ends the sourced file by itself, with status 1.
   const cd = cwd === undefined
     ? ""
     : kind === "fish"
     ? `cd ${quoteFor(kind, cwd)}; or return 1\n`
+    : kind === "csh"
+    ? `cd ${quoteFor(kind, cwd)}\n`
     : `cd ${quoteFor(kind, cwd)} || return 1\n`;
   return cd + command + (command.endsWith("\n") ? "" : "\n");
 }

@@ -2,12 +2,15 @@ import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { foreground, type ShellKind, shellKind } from "./shell.ts";
+import { SHELLS } from "../watch/mod.ts";
 
 export type { ShellKind };
 
 /** How long a new pane's shell may take to draw its first prompt before we type anyway. */
 export const PROMPT_GRACE_MS = 10_000;
 const POLL_MS = 2;
+/** How long a program must hold a pane's terminal before the pane is busy. */
+const BUSY_SETTLE_MS = 100;
 
 /**
  * Resolves with the shell's kind once a shell holds the pane's terminal and has drawn something
@@ -21,8 +24,11 @@ export async function waitForPrompt(
   action: string,
   signal?: AbortSignal,
   fresh = false,
+  /** False once the shell is known to have reached its prompt (a mark, an earlier command): it started. */
+  mayBeStarting = true,
 ): Promise<{ kind: ShellKind; name: string }> {
   const deadline = performance.now() + PROMPT_GRACE_MS;
+  let busySince: number | null = null;
   for (;;) {
     const state = await foreground(tmux, pane.paneId);
     if (state.dead) {
@@ -33,13 +39,22 @@ export async function waitForPrompt(
       );
     }
     const kind = shellKind(state.command);
+    if (kind === null && isShell(state.command)) throw unsupported(pane, action, state.command);
     const late = performance.now() >= deadline;
     if (kind && (state.drawn || late)) return { kind, name: state.command };
+    // The user's shell this server started a moment ago runs its start-up files, which may run
+    // programs (yash's runs grep, many run ls or sleep): that pane is starting, not busy.
+    const young = mayBeStarting &&
+      (fresh || (pane.shellSince !== null && Date.now() - pane.shellSince < PROMPT_GRACE_MS));
     // An owned pane's start-up gate (`tmux wait-for`) can still hold the terminal for a moment after
     // create_pane returned: that pane is starting, not busy.
-    const starting = fresh || (state.command === "tmux" && !state.drawn);
-    // A program that is not a shell is busy at once, except in a pane just created (its start-up files run).
-    if (!kind && (state.drawn || late || !starting)) {
+    const starting = young || (state.command === "tmux" && !state.drawn);
+    // A program that is not a shell is busy at once, except in a pane whose shell is starting.
+    // A program must hold the terminal a moment: the last command's end-mark `printf` (a program,
+    // not a builtin, in mksh and tcsh) can still be exiting when its mark has been read.
+    busySince = kind ? null : busySince ?? performance.now();
+    const settled = busySince !== null && performance.now() - busySince >= BUSY_SETTLE_MS;
+    if (!kind && settled && (late || !starting || (state.drawn && !young))) {
       throw new ToolError(
         "PANE_BUSY",
         `Cannot ${action} pane ${pane.paneId}: it is running ${JSON.stringify(state.command)}, ` +
@@ -51,4 +66,19 @@ export async function waitForPrompt(
     if (signal?.aborted) signal.throwIfAborted();
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
+}
+
+function isShell(command: string): boolean {
+  return SHELLS.has(command.replace(/^-/, "").replace(/^.*\//, ""));
+}
+
+/** A shell whose syntax has no way to run a file in itself and report its status as the wrapper needs. */
+function unsupported(pane: PaneInfo, action: string, shell: string): ToolError {
+  return new ToolError(
+    "UNSUPPORTED_SHELL",
+    `Cannot ${action} pane ${pane.paneId}: its shell ${JSON.stringify(shell)} is not one execute_command can drive ` +
+      "(bash, zsh, fish, dash, sh, ash, ksh, mksh, ksh93, yash, busybox sh, tcsh, csh)",
+    "Type into it with send_keys and read it with wait_for_text or capture_pane, or create_pane with " +
+      'command: "bash" (or another supported shell) for execute_command.',
+  );
 }

@@ -5,7 +5,8 @@ import type { TmuxServer } from "../../tmux/server.ts";
  * the foreground process group's leader). Deno's permissions keep /proc of other processes out
  * of reach for this server (`--allow-read` does not cover it), so tmux is the source.
  */
-export type ShellKind = "posix" | "fish";
+/** How a shell is typed into: POSIX syntax, fish, or the C shell family (`source`, `$status`). */
+export type ShellKind = "posix" | "fish" | "csh";
 
 const SHELLS: Record<string, ShellKind> = {
   bash: "posix",
@@ -17,8 +18,11 @@ const SHELLS: Record<string, ShellKind> = {
   mksh: "posix",
   ksh93: "posix",
   yash: "posix",
+  oksh: "posix",
   busybox: "posix",
   fish: "fish",
+  tcsh: "csh",
+  csh: "csh",
 };
 
 export function shellKind(command: string): ShellKind | null {

@@ -9,10 +9,11 @@ import { HookScanner, NestedScanner } from "./hook_scanner.ts";
 import { LOOK_BACK, markedPrompt } from "./marked_prompt.ts";
 import { commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
 import { PROMPT_GRACE_MS, type ShellKind, waitForPrompt } from "./prompt.ts";
-import { foreground } from "./shell.ts";
+import { foreground, shellKind } from "./shell.ts";
 import { PaneStream } from "./stream.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 import { follow, type Prepared } from "./follow.ts";
+import { atShellPrompt, type ProcReader, readProcState } from "../watch/mod.ts";
 
 export type { Prepared };
 
@@ -39,11 +40,15 @@ export class Typist {
   /** Panes (`%N:pid`) whose shell was started with marks but prints none (its rc ran `exec zsh`), until when. */
   readonly #unmarked = new Map<string, number>();
   readonly #parked = new ParkedStreams();
+  /** The shell last typed into per pane (`%N:pid`), to notice tmux's stale foreground names. */
+  readonly #shells = new Map<string, Prepared["shell"]>();
 
   constructor(
     private readonly tmux: TmuxServer,
     private readonly output: PaneOutput,
     private readonly stateDir: string,
+    /** Asks the OS whether a shell that printed no mark waits at its prompt (absent: the grace decides). */
+    private readonly proc?: ProcReader,
   ) {}
 
   /** Follows the pane's output and waits until its shell is at its prompt (PANE_BUSY / PANE_DEAD otherwise). */
@@ -64,27 +69,62 @@ export class Typist {
       listener: reader ? (bytes, offset) => void reader.push(bytes, offset) : undefined,
     });
     let outer: Prepared["outer"];
+    // A shell that printed a mark or was typed into before has started: a program in it is busy.
+    let started = this.#shells.has(key);
     try {
       if (pane.marks && reader && stream.logged) {
         const { state, last } = await markedPrompt(stream, pane, pane.marks, reader, {
           graceMs: PROMPT_GRACE_MS,
           signal,
           isDead: async () => (await foreground(this.tmux, pane.paneId)).dead,
+          atPrompt: this.proc && pane.pid !== null ? () => this.#atPrompt(pane.pid!) : undefined,
         });
         if (state === "ready") {
           const kind: ShellKind = pane.marks.shell === "fish" ? "fish" : "posix";
           return { pane, stream, marks: pane.marks, shell: { kind, name: pane.marks.shell } };
         }
         if (state === "unmarked") this.#unmarked.set(key, performance.now() + UNMARKED_RECHECK_MS);
+        if (last !== null) started = true;
         // A shell started inside the integrated one: when it ends, the outer shell's end mark says so.
         if (last?.kind === "S") outer = { nonce: pane.marks.nonce, seq: last.seq };
       }
-      const shell = await waitForPrompt(this.tmux, pane, action, signal, fresh);
+      const shell = await this.#confirmShell(
+        key,
+        pane,
+        await waitForPrompt(this.tmux, pane, action, signal, fresh, !started),
+      );
       return { pane, stream, marks: null, shell, outer };
     } catch (error) {
       stream.close();
       throw error;
     }
+  }
+
+  /**
+   * tmux names the terminal's foreground process group; tcsh leaves it on a job that has ended,
+   * whose name tmux keeps (`sh` after `sh -c …`), and the wrong wrapper line would be typed. So a
+   * shell other than the one last seen in this pane is asked of /proc (an ended group falls back to
+   * the pane's own process). The same shell as last time costs nothing.
+   */
+  async #confirmShell(key: string, pane: PaneInfo, seen: Prepared["shell"]): Promise<Prepared["shell"]> {
+    const before = this.#shells.get(key);
+    let shell = seen;
+    if (before !== undefined && before.name !== seen.name && this.proc && pane.pid !== null) {
+      const state = readProcState(await this.proc.snapshot(pane.pid), pane.pid);
+      const kind = state.fgCommand === null ? null : shellKind(state.fgCommand);
+      if (kind !== null) shell = { kind, name: state.fgCommand! };
+    }
+    this.#shells.delete(key);
+    this.#shells.set(key, shell);
+    if (this.#shells.size > 1024) this.#shells.delete(this.#shells.keys().next().value!); // the oldest pane
+    return shell;
+  }
+
+  /** The pane's shell holds the terminal and waits for input, or null when /proc cannot say. */
+  async #atPrompt(panePid: number): Promise<boolean | null> {
+    const state = readProcState(await this.proc!.snapshot(panePid), panePid);
+    if (state.fgPid === null) return null;
+    return state.state === "S" && atShellPrompt(state);
   }
 
   /** Types `command` and follows it; the stream is the Typed's from here on. */

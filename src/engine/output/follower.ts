@@ -165,7 +165,9 @@ export class LogFollower {
         // Events during a small read: read again at once (sparse output keeps its latency).
       } while (sub.dirty && !sub.closed && burst < BUSY_BYTES);
     } catch (error) {
-      console.error(`[tmuxwright] reading ${sub.path} failed:`, error);
+      // Closing a follower (unsubscribe, shutdown) interrupts a read in flight (EINTR): not an error.
+      if (sub.closed || error instanceof Deno.errors.Interrupted) return;
+      console.error(`[tmuxwright] reading ${sub.path} failed: ${(error as Error).message}`);
     } finally {
       sub.draining = false;
       if (!sub.closed && (this.#pace(sub, burst) || sub.dirty || sub.polling)) this.#schedule(sub);

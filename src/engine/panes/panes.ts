@@ -17,6 +17,7 @@ export const PANE_FIELDS = {
   hub: "@tmuxwright_hub",
   log: "@tmuxwright_log",
   marks: "@tmuxwright_marks",
+  shellSince: "@tmuxwright_shell_since",
   title: "pane_title",
   dead: "pane_dead",
   deadStatus: "pane_dead_status",
@@ -52,6 +53,8 @@ export interface PaneInfo {
   logPath: string | null;
   /** The shell this server started in the pane prints marks (shell integration); null otherwise. */
   marks: ShellMarks | null;
+  /** When this server started the user's shell in the pane (epoch ms); null for panes started with a command. */
+  shellSince: number | null;
   title: string;
   dead: boolean;
   /** Exit status; 128+N when the process was killed by signal N (as shells report it). */
@@ -112,6 +115,7 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       hub: row.hub === "1",
       logPath: row.log === "" ? null : decodeName(row.log),
       marks: decodeMarks(row.marks),
+      shellSince: toInt(row.shellSince),
       title: row.title,
       dead,
       closing: row.dead === "1" && !dead,

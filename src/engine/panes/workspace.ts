@@ -191,6 +191,11 @@ export class Workspace {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_name", encodeName(options.name)]);
     }
     if (launch) setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_marks", encodeMarks(launch.marks)]);
+    // The user's shell is starting: its start-up files may run programs for a while (see exec's prompt wait).
+    const shellSince = options.argv === undefined && options.command === undefined ? Date.now() : null;
+    if (shellSince !== null) {
+      setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_shell_since", String(shellSince)]);
+    }
     try {
       await this.tmux.batch(setups);
     } finally {
@@ -215,6 +220,7 @@ export class Workspace {
         workspace: this.#sessionName,
         logPath,
         marks: launch?.marks ?? null,
+        shellSince,
       },
       logPath,
     };

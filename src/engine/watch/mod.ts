@@ -23,5 +23,6 @@ export {
   processExists,
   type ProcState,
   readProcState,
+  SHELLS,
 } from "./procstate.ts";
 export { ProcReader } from "./proc_reader.ts";

@@ -23,17 +23,22 @@ export class ProcReader {
   /**
    * The pane process's stat and fds, and its terminal's foreground group leader's stat, comm,
    * cmdline, syscall, wchan, fds; with `terminal`, also the terminal's modes (`stty -a`, one more
-   * process).
+   * process). With `link` (a remote host's link), the pid is a process on that host.
    */
-  async snapshot(panePid: number, options: { terminal?: boolean } = {}): Promise<ProcFiles> {
+  async snapshot(panePid: number, options: { terminal?: boolean; link?: TmuxServer } = {}): Promise<ProcFiles> {
     if (!Number.isSafeInteger(panePid) || panePid <= 0) throw new RangeError(`invalid pid ${panePid}`);
+    const script = options.terminal ? `${SCRIPT}; ${TERMINAL_SCRIPT}` : SCRIPT;
+    // A pane on another host: the same script runs there, its output comes back through the link.
+    if (options.link?.remote) {
+      const result = await options.link.runShell(`P=${panePid}; ${script}`).catch(() => null);
+      return result ? parseSnapshot(result.stdout) : new Map();
+    }
     const dir = join(this.stateDir, "proc");
     this.#ready ??= Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     await this.#ready;
     const file = join(dir, `${Deno.pid}-${++this.#counter}.txt`);
     if (/['\n%]/.test(file)) throw new RangeError(`unsafe path ${file}`);
     try {
-      const script = options.terminal ? `${SCRIPT}; ${TERMINAL_SCRIPT}` : SCRIPT;
       await this.tmux.oneShot("run-shell", escapeFormat(`{ P=${panePid}; ${script}; } > '${file}' 2>/dev/null`));
       return parseSnapshot(await Deno.readTextFile(file));
     } catch {

@@ -84,7 +84,8 @@ export async function scanPane(
     return onChunk(lines, bytes, scanner);
   };
   // A chunk that failed must not stop the chunks after it (nor reject where nobody listens).
-  const failed = (error: unknown) => console.error(`[tmuxwright] output of ${pane.paneId} not scanned:`, error);
+  const failed = (error: unknown) =>
+    console.error(`[tmuxwright] output of ${pane.paneId} not scanned: ${(error as Error)?.message ?? error}`);
   const feed = (bytes: Uint8Array): void | Promise<void> => {
     if (busy) {
       const copy = bytes.slice(); // %output arrives while a chunk is still worked on: keep it in order

@@ -1,3 +1,4 @@
+import { ToolError } from "../../engine/errors.ts";
 import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { commandArg, cwdArg, newNameArg, sessionArg, windowArg } from "../args.ts";
@@ -171,15 +172,26 @@ export const windowTools = [
   defineTool({
     name: "move_window",
     title: "Move window",
-    description: "Move a window to another session (or index).",
+    description: "Move a window to another session, or to another index; without session it stays in its own.",
     profile: "all",
     group: "windows",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    input: { window: windowArg, session: sessionArg, index: indexArg.optional() },
+    input: {
+      window: windowArg,
+      session: sessionArg.optional().describe("session name or $N (default: the window's own)"),
+      index: indexArg.optional(),
+    },
     async handler(args, ctx) {
       const window = await changeable(ctx, args.window, "move");
-      const session = await resolveSession(ctx.tmux, ctx.workspace, args.session);
+      if (args.session === undefined && args.index === undefined) {
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          `Nothing to move window ${window.windowId} to: neither session nor index was given`,
+          "Pass session (another session), index (a new index in its session), or both.",
+        );
+      }
+      const session = await resolveSession(ctx.tmux, ctx.workspace, args.session ?? window.sessionId);
       await moveWindow(ctx.tmux, window, session, args.index);
       return await fresh(ctx, window);
     },

@@ -1,0 +1,6 @@
+/**
+ * Hosts: the machines agents may drive (`local` and each `--host`), each reached through one
+ * link (a TmuxServer; a remote one is `ssh … tmux -u -C`). Design: README.md in this folder.
+ */
+export { type HostConfig, HostRegistry, type HostRegistryOptions, notConfigured } from "./registry.ts";
+export { DEFAULT_SSH_TIMING, HostError, type SshTarget } from "../../tmux/ssh.ts";

@@ -1,0 +1,109 @@
+import { TmuxServer } from "../../tmux/server.ts";
+import { DEFAULT_SSH_TIMING, type SshTarget } from "../../tmux/ssh.ts";
+import { ToolError } from "../errors.ts";
+
+/** A configured remote host (validated at start-up: src/config/hosts.ts). */
+export interface HostConfig {
+  name: string;
+  destination: string;
+}
+
+export interface HostRegistryOptions {
+  hosts: readonly HostConfig[];
+  sshConfig: string | null;
+  /** The session each link's control client attaches to on its host (shell-safe, unique per process). */
+  hubSession: string;
+  /** Keep-alive and connect timing (tests shorten it). */
+  timing?: Pick<SshTarget, "aliveIntervalSec" | "aliveCountMax" | "connectTimeoutSec">;
+}
+
+/**
+ * The hosts agents may use, each with its link (a TmuxServer: one persistent control connection).
+ * `local` is the machine itself (the app's own TmuxServer); a remote link is made on first use
+ * and connects on its first call (a registry without a local server, as the CLI makes, has remote
+ * hosts only). Only configured names map to destinations: anything else is
+ * HOST_NOT_CONFIGURED and never reaches ssh, whatever it contains.
+ */
+export class HostRegistry {
+  readonly #links = new Map<string, TmuxServer>();
+  readonly #targets = new Map<string, SshTarget>();
+  #closed = false;
+
+  constructor(private readonly local: TmuxServer | null, private readonly options: HostRegistryOptions) {
+    const timing = options.timing ?? DEFAULT_SSH_TIMING;
+    for (const host of options.hosts) {
+      this.#targets.set(host.name, {
+        host: host.name,
+        destination: host.destination,
+        sshConfig: options.sshConfig,
+        ...timing,
+      });
+    }
+  }
+
+  /** "local" first, then the configured hosts in the order given. */
+  names(): string[] {
+    return ["local", ...this.#targets.keys()];
+  }
+
+  /** Whether any remote host is configured (results then name the host of local panes too). */
+  get hasRemote(): boolean {
+    return this.#targets.size > 0;
+  }
+
+  isKnown(name: string): boolean {
+    return name === "local" || this.#targets.has(name);
+  }
+
+  /** The ssh target of a configured host (for doctor and attach), or HOST_NOT_CONFIGURED. */
+  target(name: string): SshTarget {
+    const target = this.#targets.get(name);
+    if (!target) throw notConfigured(name, this.names());
+    return target;
+  }
+
+  /** The link to a host: `local` or a configured name; the link connects on its first call. */
+  link(name: string): TmuxServer {
+    if (name === "local" && this.local) return this.local;
+    const target = this.target(name);
+    if (this.#closed) throw new ToolError("HOST_UNREACHABLE", `Host "${name}" is closed: the server is shutting down`);
+    let link = this.#links.get(name);
+    if (!link) {
+      const hub = this.options.hubSession;
+      link = new TmuxServer([], () => Promise.resolve(hub), undefined, target);
+      this.#links.set(name, link);
+    }
+    return link;
+  }
+
+  /** Remote links made so far (connected or not). */
+  links(): TmuxServer[] {
+    return [...this.#links.values()];
+  }
+
+  /** Ends every remote link: its hub session is removed, then ssh ends (bounded for a dead link). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(
+      this.links().map(async (link) => {
+        if (link.connected) {
+          await Promise.race([
+            link.run("kill-session", "-t", `=${this.options.hubSession}`).catch(() => {}),
+            new Promise((resolve) => setTimeout(resolve, 1000)),
+          ]);
+        }
+        await link.close();
+      }),
+    );
+  }
+}
+
+/** The one error for a host name that is not configured; the name is quoted, never used. */
+export function notConfigured(name: string, known: readonly string[]): ToolError {
+  const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+  return new ToolError(
+    "HOST_NOT_CONFIGURED",
+    `Host ${shown} is not configured; this server can reach: ${known.join(", ")}`,
+    "Use one of those names (the operator adds hosts with --host NAME=DESTINATION).",
+  );
+}

@@ -1,0 +1,193 @@
+import { join } from "node:path";
+import { TcpRelay } from "./tcp_relay.ts";
+
+/**
+ * A private OpenSSH server for tests: Debian's sshd on a free loopback port, with a host key and
+ * a user key generated in a temp dir, its own authorized_keys, and a client config (given to
+ * tmuxwright with --ssh-config) that names these hosts:
+ *
+ * - `alpha`, `beta`: trusted, each through its own TcpRelay, each with its own remote tmux server
+ *   (`SetEnv TMUX_TMPDIR`, accepted by sshd)
+ * - `stranger`: a host key ssh has never seen (HOST_KEY_UNKNOWN)
+ * - `changed`: known_hosts holds another key for it (HOST_KEY_CHANGED)
+ * - `notmux`: a PATH without tmux; `oldtmux`: a `tmux` that says it is 3.0a
+ *
+ * It accepts the current user, whoever that is (CI runs as root: `PermitRootLogin yes` here only).
+ */
+export class SshLab {
+  readonly relays = new Map<string, TcpRelay>();
+
+  private constructor(
+    readonly dir: string,
+    readonly sshdPort: number,
+    private readonly sshd: Deno.ChildProcess,
+    readonly configFile: string,
+  ) {}
+
+  /** The remote tmux socket directory of a trusted host (its TMUX_TMPDIR). */
+  tmuxTmpdir(host: "alpha" | "beta"): string {
+    return join(this.dir, `tmux-${host}`);
+  }
+
+  /** tmux on the remote server of a trusted host, run directly (what the host would see). */
+  async remoteTmux(host: "alpha" | "beta", ...args: string[]): Promise<{ code: number; stdout: string }> {
+    const out = await new Deno.Command("tmux", {
+      args,
+      env: { TMUX_TMPDIR: this.tmuxTmpdir(host) },
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
+  }
+
+  relay(host: "alpha" | "beta"): TcpRelay {
+    return this.relays.get(host)!;
+  }
+
+  static async start(): Promise<SshLab> {
+    const dir = await Deno.makeTempDir({ prefix: "tw-sshlab-" });
+    const user = new TextDecoder().decode(
+      (await new Deno.Command("id", { args: ["-un"], stdout: "piped" }).output()).stdout,
+    ).trim();
+    const keygen = async (file: string) => {
+      const out = await new Deno.Command("ssh-keygen", {
+        args: ["-q", "-t", "ed25519", "-N", "", "-f", file],
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      if (!out.success) throw new Error(`ssh-keygen: ${new TextDecoder().decode(out.stderr)}`);
+      return (await Deno.readTextFile(`${file}.pub`)).trim().split(" ").slice(0, 2).join(" ");
+    };
+    const [hostKey, otherKey, userKey] = await Promise.all([
+      keygen(join(dir, "host_key")),
+      keygen(join(dir, "other_host_key")),
+      keygen(join(dir, "id")),
+    ]);
+    await Deno.writeTextFile(join(dir, "authorized_keys"), `${userKey}\n`);
+    await Deno.writeTextFile(join(dir, "known_hosts"), `tw-lab ${hostKey}\ntw-changed ${otherKey}\n`);
+    for (const host of ["alpha", "beta"]) await Deno.mkdir(join(dir, `tmux-${host}`), { mode: 0o700 });
+    // PATHs for the hosts without a usable tmux: only sh (and what the script needs), or a fake old tmux.
+    await Deno.mkdir(join(dir, "notmux-bin"));
+    await Deno.symlink("/bin/sh", join(dir, "notmux-bin", "sh"));
+    await Deno.mkdir(join(dir, "oldtmux-bin"));
+    await Deno.writeTextFile(join(dir, "oldtmux-bin", "tmux"), "#!/bin/sh\necho 'tmux 3.0a'\n", { mode: 0o755 });
+
+    if (user === "root") await Deno.mkdir("/run/sshd", { recursive: true, mode: 0o755 }); // sshd's privsep dir
+    // Three ports: the usual one, and two whose sessions run with a PATH lacking a usable tmux
+    // (sshd resets a PATH sent by the client, so the server's ForceCommand sets it).
+    const [port, notmuxPort, oldtmuxPort] = [freePort(), freePort(), freePort()];
+    const withPath = (bin: string) => `ForceCommand PATH=${bin}; export PATH; eval "$SSH_ORIGINAL_COMMAND"`;
+    const sshdConfig = join(dir, "sshd_config");
+    await Deno.writeTextFile(
+      sshdConfig,
+      [
+        `Port ${port}`,
+        `Port ${notmuxPort}`,
+        `Port ${oldtmuxPort}`,
+        "ListenAddress 127.0.0.1",
+        `HostKey ${join(dir, "host_key")}`,
+        `PidFile ${join(dir, "sshd.pid")}`,
+        `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
+        `AllowUsers ${user}`,
+        "StrictModes no",
+        "UsePAM no",
+        "PermitRootLogin yes",
+        "PasswordAuthentication no",
+        "KbdInteractiveAuthentication no",
+        "PubkeyAuthentication yes",
+        "AcceptEnv TMUX_TMPDIR",
+        "PrintMotd no",
+        "LogLevel ERROR",
+        `Match LocalPort ${notmuxPort}`,
+        `  ${withPath(join(dir, "notmux-bin"))}`,
+        `Match LocalPort ${oldtmuxPort}`,
+        `  ${withPath(`${join(dir, "oldtmux-bin")}:/usr/bin:/bin`)}`,
+        "",
+      ].join("\n"),
+    );
+    const sshd = new Deno.Command("/usr/sbin/sshd", {
+      args: ["-D", "-e", "-f", sshdConfig],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    void drain(sshd.stderr);
+    await Promise.all([port, notmuxPort, oldtmuxPort].map(waitForPort));
+
+    const relays = new Map([["alpha", new TcpRelay(port)], ["beta", new TcpRelay(port)]]);
+    const common = [
+      `User ${user}`,
+      `IdentityFile ${join(dir, "id")}`,
+      "IdentitiesOnly yes",
+      `UserKnownHostsFile ${join(dir, "known_hosts")}`,
+      "GlobalKnownHostsFile /dev/null",
+      "PasswordAuthentication no",
+      "ControlMaster no",
+      "ControlPath none",
+      "HostName 127.0.0.1",
+    ];
+    const host = (name: string, lines: string[]) => [`Host ${name}`, ...lines.map((l) => `  ${l}`), ""];
+    const configFile = join(dir, "ssh_config");
+    await Deno.writeTextFile(
+      configFile,
+      [
+        ...host("alpha", [
+          `Port ${relays.get("alpha")!.port}`,
+          "HostKeyAlias tw-lab",
+          `SetEnv TMUX_TMPDIR=${join(dir, "tmux-alpha")}`,
+        ]),
+        ...host("beta", [
+          `Port ${relays.get("beta")!.port}`,
+          "HostKeyAlias tw-lab",
+          `SetEnv TMUX_TMPDIR=${join(dir, "tmux-beta")}`,
+        ]),
+        ...host("stranger", [`Port ${port}`, "HostKeyAlias tw-stranger"]),
+        ...host("changed", [`Port ${port}`, "HostKeyAlias tw-changed"]),
+        ...host("notmux", [`Port ${notmuxPort}`, "HostKeyAlias tw-lab"]),
+        ...host("oldtmux", [`Port ${oldtmuxPort}`, "HostKeyAlias tw-lab"]),
+        ...host("nowhere", ["Port 1", "HostKeyAlias tw-lab"]),
+        "Host *",
+        ...common.map((l) => `  ${l}`),
+        "",
+      ].join("\n"),
+    );
+    const lab = new SshLab(dir, port, sshd, configFile);
+    for (const [name, relay] of relays) lab.relays.set(name, relay);
+    return lab;
+  }
+
+  async close(): Promise<void> {
+    for (const relay of this.relays.values()) await relay.close();
+    for (const host of ["alpha", "beta"] as const) await this.remoteTmux(host, "kill-server");
+    try {
+      this.sshd.kill("SIGTERM");
+    } catch { /* gone */ }
+    await this.sshd.status;
+    await Deno.remove(this.dir, { recursive: true });
+  }
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+  throw new Error(`sshd did not listen on ${port}`);
+}
+
+async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {
+  try {
+    for await (const _ of stream) { /* sshd's errors are not the test's */ }
+  } catch { /* closed */ }
+}
