@@ -2,15 +2,17 @@ import type { Config } from "./config.ts";
 import { AuditLog, AuditOpenError } from "./audit/audit.ts";
 import { ConfigError } from "./config.ts";
 import { prepareDirectories, reason } from "./state_dir.ts";
-import type { TmuxServer, TmuxStatus } from "./tmux/server.ts";
-import { PaneSetWatcher, Paster, Workspace } from "./engine/panes/mod.ts";
+import { TmuxServer, type TmuxStatus } from "./tmux/server.ts";
+import { SessionGuard } from "./tmux/session_guard.ts";
+import { PaneSetWatcher, Paster, Workspace, WorkspaceOwner } from "./engine/panes/mod.ts";
+import { newInstanceId, sessionGuardPath } from "./engine/workspaces/mod.ts";
 import { logDir, OutputSpool, PaneOutput } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
 import { BufferRegistry } from "./engine/buffers/mod.ts";
 import { Channels } from "./engine/channels/mod.ts";
-import { DisplayPane } from "./engine/display/mod.ts";
+import { DisplayPanes } from "./engine/display/mod.ts";
 import { PatternCompiler } from "./patterns/mod.ts";
 import { ShellIntegration } from "./engine/integration/mod.ts";
 import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
@@ -26,8 +28,16 @@ export interface App {
   readonly tmux: TmuxServer;
   /** The hosts agents may use: `local` (this `tmux`) and each `--host`, each with its link. */
   readonly hosts: HostRegistry;
-  /** The workspace session that owns every pane this server creates. */
+  /**
+   * The process owner: stdio, the bridge and --shared-workspace act as it. Over HTTP each MCP
+   * session acts as an owner of its own (`newOwner`), and the MCP layer's view of the app has
+   * that owner here instead.
+   */
+  readonly owner: WorkspaceOwner;
+  /** `owner.workspaceOn("local")`: the session the control connection attaches to (the hub). */
   readonly workspace: Workspace;
+  /** A fresh owner (own instance id, names and panes); it ends with `end()`, or at `close()` at the latest. */
+  newOwner(): WorkspaceOwner;
   /** Live output bytes of any pane (log follower for owned panes, %output for others). */
   readonly output: PaneOutput;
   /** Budgeted output of panes without a log, readable with read_logs (byte mode). */
@@ -49,7 +59,7 @@ export interface App {
   /** tmux wait-for channels, waited on outside the control connection. */
   readonly channels: Channels;
   /** The side pane of notes for the person watching (write_to_display). */
-  readonly display: DisplayPane;
+  readonly display: DisplayPanes;
   readonly audit: AuditLog;
   /** Compiles every pattern a caller supplies, matched in linear time (loads its engine on first use). */
   readonly patterns: PatternCompiler;
@@ -59,7 +69,7 @@ export interface App {
    * changes. Each MCP connection subscribes while it is open; log events also go to stderr.
    */
   readonly events: ServerEvents;
-  /** Removes the workspace (unless --keep) and releases every resource; bounded in time by the caller. */
+  /** Ends every owner's workspaces (unless --keep) and releases every resource; bounded in time by the caller. */
   close(): Promise<void>;
 }
 
@@ -73,8 +83,16 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const audit = await openAudit(config);
   const events = new ServerEvents();
   events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
-  const workspace = new Workspace(config, events, new ShellIntegration(config.stateDir));
-  const tmux = workspace.tmux;
+  const integration = new ShellIntegration(config.stateDir);
+  // The link's control connection attaches to the process owner's workspace, prepared on every connect.
+  const guard = new SessionGuard(sessionGuardPath(config.stateDir));
+  const tmux: TmuxServer = new TmuxServer(config.socketArgs, () => workspace.prepare(), guard);
+  let slots = 1; // session names: the process owner has slot 1, each session owner the next
+  const workspaceFor = (instance: string, hub: boolean) =>
+    new Workspace(config, events, tmux, { instance, hub, firstSlot: hub ? 1 : ++slots }, integration);
+  const owner = new WorkspaceOwner(newInstanceId(config.pid), (instance) => workspaceFor(instance, true));
+  const workspace = owner.workspaceOn("local");
+  const sessionOwners = new Set<WorkspaceOwner>();
   tmux.onStatus((status) => logTmuxStatus(events, status));
   const paneSet = new PaneSetWatcher(tmux, events);
   const output = new PaneOutput(tmux, logDir(config.stateDir));
@@ -95,18 +113,28 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     config,
     tmux,
     hosts,
+    owner,
     workspace,
+    newOwner() {
+      const created: WorkspaceOwner = new WorkspaceOwner(
+        newInstanceId(config.pid),
+        (instance) => workspaceFor(instance, false),
+        () => sessionOwners.delete(created),
+      );
+      sessionOwners.add(created);
+      return created;
+    },
     output,
     spool,
     proc,
     executor,
-    processes: new ProcessManager(workspace, executor, events, proc),
+    processes: new ProcessManager(tmux, executor, events, proc),
     jobs: executor.jobs,
     paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),
     buffers,
     channels,
-    display: new DisplayPane(tmux, workspace),
+    display: new DisplayPanes(tmux),
     audit,
     patterns: new PatternCompiler(),
     events,
@@ -116,7 +144,10 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         await buffers.close();
         paneSet.close();
         await hosts.close();
-        await workspace.shutdown();
+        // Session owners first, over one-shot calls; then the hub, as its link goes down.
+        await Promise.all([...sessionOwners].map((o) => o.end()));
+        tmux.kill();
+        await owner.end();
       } finally {
         output.close();
         audit.close();

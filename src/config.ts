@@ -48,6 +48,8 @@ export interface Config {
   socketArgs: string[];
   isolated: boolean;
   keep: boolean;
+  /** Over HTTP, every MCP session acts as the process owner instead of an owner of its own. */
+  sharedWorkspace: boolean;
   stateDir: string;
   tmuxConfig: string | null;
   historyLimit: number;
@@ -229,6 +231,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     socketArgs,
     isolated,
     keep: truthy(values.keep),
+    sharedWorkspace: truthy(values["shared-workspace"]),
     stateDir,
     tmuxConfig: absolute("--tmux-config", values["tmux-config"]),
     historyLimit,

@@ -38,7 +38,7 @@ Deno.test("MCP over HTTP: the token is required, a bad Origin is refused", async
   await client.close();
 });
 
-Deno.test("MCP over HTTP: execute_command returns output and exit code; sessions share one engine", async () => {
+Deno.test("MCP over HTTP: execute_command returns output and exit code; %N reaches another session's pane", async () => {
   await using server = await HttpMcpServer.start();
   const a = await server.client();
   const b = await server.client();
@@ -49,7 +49,7 @@ Deno.test("MCP over HTTP: execute_command returns output and exit code; sessions
   const result = JSON.parse(text(
     await b.client.callTool({
       name: "execute_command",
-      arguments: { pane_id: "sh", command: "echo from-b; (exit 3)" },
+      arguments: { pane_id: pane.pane_id, command: "echo from-b; (exit 3)" },
     }),
   )) as ExecResult;
   assert.equal(result.pane_id, pane.pane_id);

@@ -48,6 +48,11 @@ export const FLAGS = {
     type: "string",
     help: "serve MCP at /mcp and the tmux bridge at /v1/tmux on [HOST:]PORT instead of stdio",
   },
+  "shared-workspace": {
+    env: "TMUXWRIGHT_SHARED_WORKSPACE",
+    type: "boolean",
+    help: "with --http: every MCP session uses one shared workspace (default: one each)",
+  },
   "allow-remote": {
     env: "TMUXWRIGHT_ALLOW_REMOTE",
     type: "boolean",

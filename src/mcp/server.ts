@@ -1,6 +1,7 @@
 import { McpServer } from "./sdk.ts";
 import { NAME, VERSION } from "../version.ts";
 import type { App } from "../app.ts";
+import type { WorkspaceOwner } from "../engine/panes/mod.ts";
 import { registerTools } from "./register.ts";
 import { ALL_TOOLS } from "./tools/mod.ts";
 import { Connection } from "./connection.ts";
@@ -49,13 +50,24 @@ export const CHANNEL_INSTRUCTIONS =
   "exited (meta: pane_id, event, detail, exit_code).";
 
 /**
+ * The MCP server for one HTTP MCP session: a workspace of its own (its own owner, ended when the
+ * session ends), or the process owner's with --shared-workspace.
+ */
+export function createSessionServer(app: App): McpServer {
+  return createServer(app, { ownWorkspace: !app.config.sharedWorkspace });
+}
+
+/**
  * A fresh MCP server over the shared app, one per client connection (stdio has one; HTTP one per
  * session). What belongs to the connection (resource subscriptions, its log level, its event
- * stream listeners) is released when it closes; the App's long-lived services are shared.
+ * stream listeners, with `ownWorkspace` its owner and workspace) is released when it closes; the
+ * App's long-lived services are shared.
  */
-export function createServer(app: App): McpServer {
-  const { config } = app;
+export function createServer(shared: App, options: { ownWorkspace?: boolean } = {}): McpServer {
   const connection = new Connection();
+  const app = options.ownWorkspace ? ownerView(shared, shared.newOwner()) : shared;
+  if (options.ownWorkspace) connection.onClose(() => void app.owner.end());
+  const { config } = app;
   const base = instructions(config);
   const server = new McpServer(
     { name: NAME, title: "tmuxwright", version: VERSION },
@@ -89,6 +101,14 @@ export function createServer(app: App): McpServer {
     connection.close();
   };
   return server;
+}
+
+/**
+ * The app as one connection sees it: every service shared, but `owner` and `workspace` (names,
+ * `owned`, tiers and self-protection, where new panes go) those of the connection's own owner.
+ */
+function ownerView(app: App, owner: WorkspaceOwner): App {
+  return { ...app, owner, workspace: owner.workspaceOn("local") };
 }
 
 const completionKind: KindOf = (ref, argument) => {

@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import { type App, createApp } from "../app.ts";
-import { createServer } from "../mcp/server.ts";
+import { createSessionServer } from "../mcp/server.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 import {
   type BridgeBackend,
@@ -68,7 +68,7 @@ export async function serveAppOverHttp(app: App | null, options: HttpModeOptions
     allowedOrigins: options.allowedOrigins,
     allowRemote: options.allowRemote,
     bridge: options.bridge,
-    createMcpServer: options.mcp && app ? () => createServer(app) : null,
+    createMcpServer: options.mcp && app ? () => createSessionServer(app) : null,
     checkDirectory: directoryKind,
   });
   onStop(async () => {

@@ -19,10 +19,12 @@ export class HttpMcpServer {
     readonly stderr: string[],
   ) {}
 
-  static async start(options: { token?: string; limits?: Partial<HttpLimits> } = {}): Promise<HttpMcpServer> {
+  static async start(
+    options: { token?: string; limits?: Partial<HttpLimits>; flags?: string[] } = {},
+  ): Promise<HttpMcpServer> {
     const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
     const env = cleanEnv(options.token ? { TMUX_BRIDGE_TOKEN: options.token } : {});
-    const where = ["--socket-path", `${dir}/s`, "--state-dir", `${dir}/state`];
+    const where = ["--socket-path", `${dir}/s`, "--state-dir", `${dir}/state`, ...options.flags ?? []];
     const child = new Deno.Command("deno", {
       args: [
         "run",
@@ -71,11 +73,16 @@ export class HttpMcpServer {
     return tmuxAt(`${this.dir}/s`, ...args);
   }
 
-  async [Symbol.asyncDispose](): Promise<void> {
+  /** Stops the server as an operator does (SIGTERM) and waits for it to exit; the tmux server stays. */
+  async stop(): Promise<Deno.CommandStatus> {
     try {
       this.child.kill("SIGTERM");
     } catch { /* already gone */ }
-    await this.child.status;
+    return await this.child.status;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
     await this.tmux("kill-server").catch(() => {});
     await Deno.remove(this.dir, { recursive: true }).catch(() => {});
   }

@@ -5,7 +5,7 @@
  */
 import { loadConfig } from "../../src/config.ts";
 import { createApp } from "../../src/app.ts";
-import { createServer } from "../../src/mcp/server.ts";
+import { createSessionServer } from "../../src/mcp/server.ts";
 import { serveHttp, StubBackend } from "../../src/http/mod.ts";
 
 const [settings, ...flags] = Deno.args;
@@ -19,7 +19,7 @@ const server = await serveHttp({
   token,
   limits,
   bridge: new StubBackend(),
-  createMcpServer: () => createServer(app),
+  createMcpServer: () => createSessionServer(app),
 });
 console.log(server.url);
 

@@ -43,8 +43,8 @@ export class DisplayPane {
   }
 
   async #create(): Promise<string> {
-    await this.tmux.run("display-message", "-p", "ok"); // makes sure the workspace exists
-    const hub = (await listPanes(this.tmux)).find((p) => this.workspace.isHub(p));
+    const session = await this.workspace.open(); // makes sure the workspace exists
+    const hub = (await listPanes(this.tmux)).find((p) => this.workspace.isHub(p) && p.sessionId === session);
     const { pane } = await this.workspace.createPane({
       argv: DISPLAY_PROGRAM,
       ...(hub ? { splitFrom: hub.paneId, direction: "right" as const, size: 40 } : {}),
@@ -63,6 +63,19 @@ export class DisplayPane {
       if (command === "cat") return;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
+  }
+}
+
+/** One display pane per workspace: each owner's notes go beside its own hub. */
+export class DisplayPanes {
+  readonly #byWorkspace = new WeakMap<Workspace, DisplayPane>();
+
+  constructor(private readonly tmux: TmuxServer) {}
+
+  write(workspace: Workspace, text: string, clear: boolean): Promise<PaneInfo> {
+    let display = this.#byWorkspace.get(workspace);
+    if (!display) this.#byWorkspace.set(workspace, display = new DisplayPane(this.tmux, workspace));
+    return display.write(text, clear);
   }
 }
 

@@ -3,4 +3,4 @@
  * the person, and a side pane of notes for the person that the agent writes but never reads back.
  */
 export { evaluateFormat, type Notified, notifyClients } from "./messages.ts";
-export { DisplayPane } from "./display_pane.ts";
+export { DisplayPane, DisplayPanes } from "./display_pane.ts";

@@ -61,13 +61,15 @@ export class ProcessManager {
   readonly #running = new Map<string, Running>();
 
   constructor(
-    private readonly workspace: Workspace,
+    private readonly tmux: TmuxServer,
     readonly executor: Executor,
     private readonly events: ServerEvents,
     private readonly proc: ProcReader,
   ) {}
 
+  /** Starts `command` in `options.pane`, or in a new pane of `workspace` (the caller's owner's). */
   async start(
+    workspace: Workspace,
     command: string,
     options: {
       pane?: PaneInfo;
@@ -80,7 +82,7 @@ export class ProcessManager {
       origin?: string;
     },
   ): Promise<StartResult> {
-    const pane = options.pane ?? (await this.workspace.createPane({ name: options.name })).pane;
+    const pane = options.pane ?? (await workspace.createPane({ name: options.name })).pane;
     const release = await this.executor.locks.acquire(pane.paneId, options.signal);
     let typed: Typed;
     try {
@@ -99,7 +101,7 @@ export class ProcessManager {
     this.#running.set(pane.paneId, running);
     void this.#reportOnExit(running);
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };
-    const deps = { tmux: this.workspace.tmux, proc: this.proc };
+    const deps = { tmux: this.tmux, proc: this.proc };
     const result = { pane, ...await awaitReady(deps, typed, pane, options.ready, options) };
     if (result.outcome === "ready") this.#report(running, "ready", result.matchedLine ?? "", null);
     if (result.outcome === "input") this.#report(running, "input", result.lastLines?.at(-1) ?? "", null);
@@ -123,7 +125,7 @@ export class ProcessManager {
       return { wasRunning: false, stopped: true, exitCode: pane.exitCode, lastLines: tail(), elapsedMs: elapsed() };
     }
     const atShell = (command: string) => shellKind(command) !== null && (typed === null || command === typed.shellName);
-    const before = await foregroundOf(this.workspace.tmux, pane.paneId, typed, atShell);
+    const before = await foregroundOf(this.tmux, pane.paneId, typed, atShell);
     if (before.dead || atShell(before.command)) {
       const exitCode = job?.exit?.code ?? null;
       return {
@@ -135,7 +137,7 @@ export class ProcessManager {
       };
     }
     if (running) running.stopping = true; // the caller learns the exit from the result
-    await deliverSignal(this.workspace.tmux, pane, signal);
+    await deliverSignal(this.tmux, pane, signal);
     const deadline = started + timeoutMs;
     for (;;) {
       if (typed?.scanner.end) {
@@ -148,9 +150,9 @@ export class ProcessManager {
           elapsedMs: elapsed(),
         };
       }
-      const state = await foreground(this.workspace.tmux, pane.paneId);
+      const state = await foreground(this.tmux, pane.paneId);
       if (state.dead) {
-        const exitCode = await deadPaneStatus(this.workspace.tmux, pane.paneId);
+        const exitCode = await deadPaneStatus(this.tmux, pane.paneId);
         return { wasRunning: true, stopped: true, exitCode, lastLines: tail(), elapsedMs: elapsed() };
       }
       // Back at the shell: the same program as when the command was typed (`sh -c` in a dash pane is not).

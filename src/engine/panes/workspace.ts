@@ -1,21 +1,13 @@
 import type { Config } from "../../config.ts";
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
-import { TmuxServer } from "../../tmux/server.ts";
-import { SessionGuard } from "../../tmux/session_guard.ts";
+import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { openWorkspaceSession } from "./workspace_session.ts";
 import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../output/mod.ts";
 import type { ServerEvents } from "../events/mod.ts";
-import {
-  newInstanceId,
-  OwnerLock,
-  pruneDeadLocks,
-  reapDeadWorkspaces,
-  sessionGuardPath,
-  WORKSPACE_OPTIONS,
-} from "../workspaces/mod.ts";
+import { OwnerLock, pruneDeadLocks, reapDeadWorkspaces, WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
 import { stopForeignLogs } from "./pane_logs.ts";
 import { encodeMarks, type ShellIntegration } from "../integration/mod.ts";
 
@@ -43,16 +35,29 @@ export interface CreatePaneOptions {
 // Holds the new pane's program until its log pipe is attached, so not one byte is missed.
 const GATE_SCRIPT = 'tmux wait-for "$1" 2>/dev/null; shift; exec "$@"';
 
+/** Whose workspace this is, and how it stands to the link's control connection. */
+export interface WorkspaceRole {
+  /** The owner's instance id (see the workspaces room): names, `owned`, tiers and self-protection. */
+  instance: string;
+  /**
+   * The process owner's workspace is the hub the control connection attaches to (its `prepare`
+   * runs on every connect) and ends with the process; a session owner's workspace is opened on
+   * first use and ended on its own.
+   */
+  hub: boolean;
+  /** Tried first for the session name: 1 is `tmuxwright-<pid>`, n is `tmuxwright-<pid>-<n>`. */
+  firstSlot: number;
+}
+
 /**
- * The server's workspace session `tmuxwright-<pid>`: created on first use, home of every owned
- * pane, removed on exit unless --keep. The control connection attaches to it. Pane names belong
- * to the workspace: a name resolves among the panes this process created (its `instance`), so
- * servers side by side on one tmux server can each have `default` and `web`.
+ * One owner's workspace session on one tmux server (owner × host): `tmuxwright-<pid>` for the
+ * process owner, `tmuxwright-<pid>-<n>` for an HTTP MCP session's owner. Created on first use,
+ * home of every pane the owner creates, removed when the owner ends unless --keep. Pane names
+ * belong to the owner: a name resolves among the panes its instance created, so owners side by
+ * side on one tmux server can each have `default` and `web`.
  */
 export class Workspace {
-  /** This server process among all others, also across pid reuse (see the workspaces room). */
   readonly instance: string;
-  readonly tmux: TmuxServer;
   #sessionName: string;
   #sessionId: string | null = null;
   #socketPath: string | null = null;
@@ -61,17 +66,21 @@ export class Workspace {
   #creating: Promise<unknown> = Promise.resolve();
   #reaping: Promise<string[]> | null = null;
   #defaultPane: Promise<unknown> = Promise.resolve();
+  #ended: Promise<void> | null = null;
 
   constructor(
     private readonly config: Readonly<Config>,
     private readonly events: ServerEvents,
+    /** The link to this host's tmux server, shared by every owner's workspace on it. */
+    readonly tmux: TmuxServer,
+    private readonly role: WorkspaceRole,
     /** Starts the user's shell with its marks (absent: shells start as they are). */
     private readonly integration?: ShellIntegration,
   ) {
-    this.instance = newInstanceId(config.pid);
-    this.#sessionName = `tmuxwright-${config.pid}`;
-    const guard = new SessionGuard(sessionGuardPath(config.stateDir));
-    this.tmux = new TmuxServer(config.socketArgs, () => this.#prepare(), guard);
+    this.instance = role.instance;
+    this.#sessionName = role.firstSlot === 1
+      ? `tmuxwright-${config.pid}`
+      : `tmuxwright-${config.pid}-${role.firstSlot}`;
   }
 
   get sessionName(): string {
@@ -123,7 +132,7 @@ export class Workspace {
 
   async #createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
     if (options.name !== undefined) await this.#assertNameFree(options.name);
-    await this.tmux.run("display-message", "-p", "ok"); // connects, creating the workspace if needed
+    await this.open(); // connects, creating the workspace if needed
     const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
     // The user's own shell, at its prompt for commands: started with the marks of its integration.
@@ -242,16 +251,31 @@ export class Workspace {
     }
   }
 
-  /** Takes the owner lock (once), reaps dead workspaces, and finds or creates this process's session. */
-  async #prepare(): Promise<string> {
+  /**
+   * Connects and makes sure this workspace's session exists (again after a tmux restart); returns
+   * its id. A session owner's workspace is checked with one one-shot call.
+   */
+  async open(): Promise<string> {
+    if (this.#ended) throw workspaceEnded();
+    await this.tmux.run("display-message", "-p", "ok"); // connects: the hub workspace exists, stale ones are reaped
+    if (!this.role.hub) await this.prepare();
+    return this.#sessionId!;
+  }
+
+  /**
+   * Takes the owner lock (once), reaps dead workspaces (hub only: once per process), and finds or
+   * creates this owner's session. The link calls it for the hub workspace on every connect.
+   */
+  async prepare(): Promise<string> {
     await ensureLogDir(this.config.stateDir);
     const lock = await (this.#lock ??= OwnerLock.acquire(this.config.stateDir, this.instance).catch((error) => {
       // Without the lock others cannot prove this process lives, so they leave its workspace alone.
       console.error("[tmuxwright] cannot take the workspace owner lock:", (error as Error).message);
       return null;
     }));
-    await this.reapStale(); // a dead workspace's panes would keep running for nobody
+    if (this.role.hub) await this.reapStale(); // a dead workspace's panes would keep running for nobody
     const session = await openWorkspaceSession({
+      firstSlot: this.role.firstSlot,
       socketArgs: this.config.socketArgs,
       tmuxConfig: this.config.tmuxConfig,
       pid: this.config.pid,
@@ -293,25 +317,43 @@ export class Workspace {
     if (kills.length > 0) await this.tmux.sessionGuard.run(() => tmuxOneShot([...this.config.socketArgs, ...kills]));
   }
 
-  /** Removes the workspace (or the whole private server) unless --keep; bounded in time by the caller. */
-  async shutdown(): Promise<void> {
-    this.tmux.kill();
+  /**
+   * Ends the workspace: its panes are killed (logs stay on disk), or with --keep it is marked
+   * kept; then the owner lock is released. The hub workspace of an isolated server takes the
+   * whole private tmux server with it. Once only; later calls share the first. Bounded by the caller.
+   */
+  end(): Promise<void> {
+    this.#ended ??= this.#end();
+    return this.#ended;
+  }
+
+  async #end(): Promise<void> {
+    await this.#creating; // a pane being created when the end came goes with the rest
+    const lock = this.#lock === null ? null : await this.#lock;
     const session = this.#sessionId;
     if (session !== null) {
       const socket = this.config.socketArgs;
       if (this.config.keep) {
         await tmuxOneShot([...socket, "set-option", "-t", session, WORKSPACE_OPTIONS.kept, "1"]);
-      } else if (this.config.isolated) {
+      } else if (this.config.isolated && this.role.hub) {
         await tmuxOneShot([...socket, "kill-server"]);
       } else {
         await this.#killOwnedElsewhere();
-        await stopForeignLogs(this.config, this.instance);
+        if (this.role.hub) await stopForeignLogs(this.config, this.instance);
         await this.tmux.sessionGuard.run(() => tmuxOneShot([...socket, "kill-session", "-t", session]));
       }
     }
     // Released last: until the workspace is gone or marked kept, nobody may take it for dead.
-    await (await this.#lock)?.release();
+    await lock?.release();
   }
+}
+
+function workspaceEnded(): ToolError {
+  return new ToolError(
+    "NOT_FOUND",
+    "Cannot use the workspace: its MCP session has ended and its panes were removed",
+    "Open a new MCP session (initialize) to get a fresh workspace.",
+  );
 }
 
 /**

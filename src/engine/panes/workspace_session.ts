@@ -7,6 +7,8 @@ export interface SessionSpec {
   socketArgs: readonly string[];
   tmuxConfig: string | null;
   pid: number;
+  /** The first name tried: 1 is `tmuxwright-<pid>`, n is `tmuxwright-<pid>-<n>`; later ones follow. */
+  firstSlot: number;
   /** The owning process (see the workspaces room); recorded so others can tell it from theirs. */
   instance: string;
   /** The owner lock that proves this process lives; null when it could not be taken. */
@@ -25,14 +27,14 @@ const DEFAULT_SIZE = "200x50";
 const INFO = "#{session_id}\x1f#{socket_path}\x1f#{" + WORKSPACE_OPTIONS.instance + "}";
 
 /**
- * Finds this process's workspace session or creates it: `tmuxwright-<pid>`, or `tmuxwright-<pid>-<n>`
- * when that name is held by another process's workspace (kept by an earlier process with the same
- * pid). Everything that identifies the owner is set in the same tmux command list as
+ * Finds an owner's workspace session or creates it: `tmuxwright-<pid>` for the process owner,
+ * `tmuxwright-<pid>-<n>` for a session owner, or the next free `-<n>` when that name is held by
+ * another owner's workspace (kept by an earlier process with the same pid, or another session). Everything that identifies the owner is set in the same tmux command list as
  * `new-session`, so no other client ever sees the session without it.
  */
 export async function openWorkspaceSession(spec: SessionSpec): Promise<OpenSession> {
   const base = `tmuxwright-${spec.pid}`;
-  for (let n = 1; n <= 16; n++) {
+  for (let n = spec.firstSlot; n < spec.firstSlot + 16; n++) {
     const name = n === 1 ? base : `${base}-${n}`;
     // tmux 3.3 answers display-message for a missing session with empty fields, not an error.
     const existing = await tmuxOneShot([...spec.socketArgs, "display-message", "-p", "-t", `=${name}:`, INFO]);
@@ -56,7 +58,7 @@ export async function openWorkspaceSession(spec: SessionSpec): Promise<OpenSessi
   }
   throw new ToolError(
     "TMUX_UNAVAILABLE",
-    `Cannot create a workspace session: "${base}" and 15 alternatives are held by other processes`,
+    `Cannot create a workspace session: 16 names from slot ${spec.firstSlot} of "${base}" are held by other processes`,
     "Remove old kept workspaces (tmux kill-session -t NAME), then retry.",
   );
 }

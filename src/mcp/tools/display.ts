@@ -42,7 +42,7 @@ export const displayTools = [
           "notify shows a short message in the status line instead.",
         );
       }
-      const pane = await ctx.app.display.write(args.text ?? "", args.clear ?? false);
+      const pane = await ctx.app.display.write(ctx.workspace, args.text ?? "", args.clear ?? false);
       ctx.paneId = pane.paneId;
       return { ...paneIds(pane), chars: args.text?.length ?? 0, cleared: args.clear ?? false };
     },

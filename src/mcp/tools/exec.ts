@@ -152,7 +152,7 @@ export const execTools = [
         : await ctx.app.patterns.compile(args.ready, { what: "ready regex" });
       const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
       const given = args.pane_id === undefined ? undefined : await ctx.pane(args.pane_id);
-      const result = await ctx.app.processes.start(args.command, {
+      const result = await ctx.app.processes.start(ctx.workspace, args.command, {
         pane: given,
         name: args.name,
         ready,
