@@ -148,3 +148,22 @@ Deno.test("hostile names are refused, hostile text is typed exactly, and nothing
   await assert.rejects(Deno.stat(canary), Deno.errors.NotFound);
   assert.equal((await s.tmux("list-sessions")).code, 0, "tmux server still running");
 });
+
+Deno.test("a name reaches the pane that has it now: after its pane is killed from outside, renamed, or the default pane recreated", async () => {
+  await using s = await TestServer.start();
+  const first = await s.call<Pane>("create_pane", { name: "web" });
+  const run = (pane_id: string) =>
+    s.call<Pane & { output: string }>("execute_command", { pane_id, command: "echo hi" });
+  assert.equal((await run("web")).pane_id, first.pane_id); // the name's pane is remembered
+  await s.tmux("kill-pane", "-t", first.pane_id);
+  const second = await s.call<Pane>("create_pane", { name: "web" });
+  assert.equal((await run("web")).pane_id, second.pane_id);
+  // A name changed behind the server's back no longer reaches the pane.
+  await s.tmux("set-option", "-p", "-t", second.pane_id, "@tmuxwright_name", "elsewhere");
+  assert.match(await s.callError("execute_command", { pane_id: "web", command: "true" }), /PANE_NOT_FOUND/);
+  const ran = await s.call<Pane & { output: string }>("execute_command", { command: "echo one" });
+  await s.tmux("kill-pane", "-t", ran.pane_id);
+  const again = await s.call<Pane & { output: string }>("execute_command", { command: "echo two" });
+  assert.notEqual(again.pane_id, ran.pane_id);
+  assert.equal(again.output, "two");
+});

@@ -33,7 +33,7 @@ export class ToolContext {
   }
 
   async pane(ref: string): Promise<PaneInfo> {
-    const pane = await resolvePane(this.app.tmux, ref, this.app.workspace.instance);
+    const pane = await resolvePane(this.app.tmux, ref, this.app.workspace.instance, this.app.workspace.names);
     this.paneId = pane.paneId;
     return pane;
   }

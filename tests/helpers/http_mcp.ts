@@ -55,6 +55,11 @@ export class HttpMcpServer {
     return new HttpMcpServer(/(https?:\/\/[^\s]+)/.exec(text)![1], dir, child, stderr);
   }
 
+  /** The server's process id (its RSS and CPU time are read from /proc by the benchmarks). */
+  get pid(): number {
+    return this.child.pid;
+  }
+
   get mcpUrl(): URL {
     return new URL(`${this.url}/mcp`);
   }

@@ -13,7 +13,12 @@ export function isPaneId(ref: string): boolean {
  * name given at creation, looked up among the panes of the caller's workspace only (`instance`):
  * names belong to the server that created them. Unknown names are errors that list the caller's names.
  */
-export async function resolvePane(tmux: TmuxServer, ref: string, instance: string): Promise<PaneInfo> {
+export async function resolvePane(
+  tmux: TmuxServer,
+  ref: string,
+  instance: string,
+  hints?: PaneNameHints,
+): Promise<PaneInfo> {
   if (PANE_ID.test(ref)) {
     const pane = await paneById(tmux, ref);
     if (!pane) throw notFound(ref, await listPanes(tmux), instance);
@@ -26,9 +31,11 @@ export async function resolvePane(tmux: TmuxServer, ref: string, instance: strin
       "Use list_panes to see pane ids and names.",
     );
   }
+  const hinted = await hints?.check(tmux, ref, instance);
+  if (hinted) return hinted;
   const panes = await listPanes(tmux);
   const matches = panes.filter((p) => p.name === ref && p.instance === instance);
-  if (matches.length === 1) return matches[0];
+  if (matches.length === 1) return hints?.remember(matches[0]) ?? matches[0];
   if (matches.length > 1) {
     throw new ToolError(
       "AMBIGUOUS_TARGET",
@@ -39,7 +46,31 @@ export async function resolvePane(tmux: TmuxServer, ref: string, instance: strin
   throw notFound(ref, panes, instance);
 }
 
-async function paneById(tmux: TmuxServer, id: string): Promise<PaneInfo | null> {
+/**
+ * Where an owner's names were last found. Resolving a name lists every pane on the server, which
+ * costs tmux time in proportion to all panes of all workspaces (with 64 HTTP sessions it bounded
+ * throughput); a hint is checked with one lookup by id instead, and the listing is the fallback.
+ */
+export class PaneNameHints {
+  readonly #ids = new Map<string, string>();
+
+  /** The pane a hint names, if it still carries that name for this owner (and is not exited). */
+  async check(tmux: TmuxServer, name: string, instance: string): Promise<PaneInfo | null> {
+    const id = this.#ids.get(name);
+    if (id === undefined) return null;
+    const pane = await paneById(tmux, id);
+    if (pane && pane.name === name && pane.instance === instance && !pane.dead) return pane;
+    this.#ids.delete(name);
+    return null;
+  }
+
+  remember(pane: PaneInfo): PaneInfo {
+    if (pane.name !== null) this.#ids.set(pane.name, pane.paneId);
+    return pane;
+  }
+}
+
+export async function paneById(tmux: TmuxServer, id: string): Promise<PaneInfo | null> {
   try {
     // tmux 3.3 answers display-message for a missing pane with empty fields, not an error.
     const pane = (await queryPanes(tmux, ["display-message", "-p", "-t", id, PANE_TEMPLATE]))[0];

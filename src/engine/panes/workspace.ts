@@ -5,6 +5,7 @@ import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { openWorkspaceSession } from "./workspace_session.ts";
+import { PaneNameHints } from "./targets.ts";
 import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../output/mod.ts";
 import type { ServerEvents } from "../events/mod.ts";
 import { OwnerLock, pruneDeadLocks, reapDeadWorkspaces, WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
@@ -58,6 +59,8 @@ export interface WorkspaceRole {
  */
 export class Workspace {
   readonly instance: string;
+  /** Where this owner's pane names were last found (see `PaneNameHints`). */
+  readonly names = new PaneNameHints();
   #sessionName: string;
   #sessionId: string | null = null;
   #socketPath: string | null = null;
@@ -229,11 +232,13 @@ export class Workspace {
   /** The owned pane named `default`, created on first use (and again if it was killed or exited). */
   defaultPane(): Promise<{ pane: PaneInfo; created: boolean }> {
     const run = this.#defaultPane.then(async () => {
+      const hinted = await this.names.check(this.tmux, "default", this.instance);
+      if (hinted) return { pane: hinted, created: false };
       const panes = parsePanes(await this.tmux.run("list-panes", "-a", "-F", PANE_TEMPLATE));
       const found = panes.find((p) => p.name === "default" && this.isOwned(p));
-      if (found && !found.dead) return { pane: found, created: false };
+      if (found && !found.dead) return { pane: this.names.remember(found), created: false };
       if (found) await this.tmux.run("kill-pane", "-t", found.paneId);
-      return { pane: (await this.createPane({ name: "default" })).pane, created: true };
+      return { pane: this.names.remember((await this.createPane({ name: "default" })).pane), created: true };
     });
     this.#defaultPane = run.catch(() => {});
     return run;
