@@ -20,9 +20,10 @@ export class HttpMcpServer {
   ) {}
 
   static async start(
-    options: { token?: string; limits?: Partial<HttpLimits>; flags?: string[] } = {},
+    options: { token?: string; limits?: Partial<HttpLimits>; flags?: string[]; dir?: string } = {},
   ): Promise<HttpMcpServer> {
-    const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+    // `dir`: the tmux socket and state directory of an earlier server (a restart).
+    const dir = options.dir ?? await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
     const env = cleanEnv(options.token ? { TMUX_BRIDGE_TOKEN: options.token } : {});
     const where = ["--socket-path", `${dir}/s`, "--state-dir", `${dir}/state`, ...options.flags ?? []];
     const child = new Deno.Command("deno", {
@@ -82,6 +83,14 @@ export class HttpMcpServer {
   async stop(): Promise<Deno.CommandStatus> {
     try {
       this.child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    return await this.child.status;
+  }
+
+  /** Kills the server with SIGKILL (a crash: nothing of its own shutdown runs) and waits for it. */
+  async crash(): Promise<Deno.CommandStatus> {
+    try {
+      this.child.kill("SIGKILL");
     } catch { /* already gone */ }
     return await this.child.status;
   }
