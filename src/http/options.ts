@@ -19,6 +19,10 @@ export interface HttpLimits {
   maxConcurrent: number;
   maxMcpSessions: number;
   mcpIdleTimeoutMs: number;
+  /** TCP connections open at once (each ~10 KiB even when silent); one more gets 503. */
+  maxConnections: number;
+  /** Time for a connection's first request headers to arrive whole; then 408 and it is closed. */
+  headerTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<HttpLimits> = Object.freeze({
@@ -30,6 +34,8 @@ export const DEFAULT_LIMITS: Readonly<HttpLimits> = Object.freeze({
   maxConcurrent: 256,
   maxMcpSessions: 100,
   mcpIdleTimeoutMs: 30 * 60_000,
+  maxConnections: 1024,
+  headerTimeoutMs: 10_000,
 });
 
 export interface HttpServeOptions {

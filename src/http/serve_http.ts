@@ -1,6 +1,7 @@
 import { HttpConfigError, type HttpServeOptions, resolveOptions } from "./options.ts";
 import { Router } from "./router.ts";
 import { McpSessions } from "./mcp_sessions.ts";
+import { FrontDoor } from "./front_door.ts";
 
 export interface HttpServerHandle {
   hostname: string;
@@ -12,8 +13,9 @@ export interface HttpServerHandle {
 }
 
 /**
- * Serves /mcp, /health and /v1/tmux on one Deno.serve listener. Operator mistakes (a remote bind
- * without a token, an invalid origin, unreadable TLS files) throw before anything listens.
+ * Serves /mcp, /health and /v1/tmux: clients connect to the front door (connection cap, header
+ * deadline, TLS), which relays to Deno.serve on a private loopback port. Operator mistakes (a
+ * remote bind without a token, an invalid origin, unreadable TLS files) throw before anything listens.
  */
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHandle> {
   const resolved = resolveOptions(options);
@@ -32,21 +34,34 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
   const router = new Router(resolved, options.bridge ?? null, mcp, stopping.signal);
   const defaultPort = tls ? 443 : 80;
   let listenPort = 0;
+  let door: FrontDoor | null = null;
   const server = Deno.serve({
-    hostname: options.hostname,
-    port: options.port,
-    ...(tls ?? {}),
+    hostname: "127.0.0.1",
+    port: 0,
     onListen: () => {},
     onError: (error) => {
       resolved.log(`[tmuxwright] HTTP error: ${error instanceof Error ? error.stack : error}`);
       return new Response("Internal server error.", { status: 500 });
     },
   }, (request, info) => {
-    const address = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
+    // Every request comes through the front door; a local process that found the private port is loopback.
+    const address = door?.peerOf(info.remoteAddr) ??
+      (info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "");
     options.onRequest?.(request);
     return router.handle(request, { address, listenPort, defaultPort });
   });
-  const addr = server.addr as Deno.NetAddr;
+  try {
+    door = FrontDoor.open(
+      { hostname: options.hostname, port: options.port, tls },
+      (server.addr as Deno.NetAddr).port,
+      { maxConnections: resolved.limits.maxConnections, headerTimeoutMs: resolved.limits.headerTimeoutMs },
+      resolved.log,
+    );
+  } catch (error) {
+    await server.shutdown();
+    throw error;
+  }
+  const addr = door.addr;
   listenPort = addr.port;
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   let stopped: Promise<void> | null = null;
@@ -59,6 +74,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
         stopping.abort(new Error("server stopping"));
         await mcp?.closeAll();
         await server.shutdown();
+        await door!.close();
       })();
       return stopped;
     },
