@@ -3,7 +3,9 @@
  *  1. the curve from 1 to 64 sessions, each making CALLS `execute_command` one after another, all at
  *     once: exact outputs, errors, calls/s, p50/p95/p99, the server's RSS per open session, and the
  *     CPU the server and tmux spent (what bounds throughput);
- *  2. the bridge (`/v1/tmux`): 32 clients doing `send_and_capture` at once, each in its own session.
+ *  2. the bridge (`/v1/tmux`): 32 clients doing `send_and_capture` at once, each in its own session;
+ *  3. slow and broken clients: 4 sessions' p95 alone, then while 1,000 silent connections, 100 clients
+ *     dribbling headers, an unread SSE stream and a body sent a byte a second are open.
  * Run: deno run -A scripts/bench_http_load.ts [calls per session, default 50] [max sessions, default 64]
  */
 import { HttpMcpServer } from "../tests/helpers/http_mcp.ts";
@@ -154,6 +156,70 @@ async function bridgeLoad(server: HttpMcpServer, clients: number): Promise<void>
   await Promise.all(Array.from({ length: clients }, (_, i) => call({ action: "kill_session", session: `load${i}` })));
 }
 
+/** 4 sessions × CALLS execute_command at once; the latencies. */
+async function fourSessions(server: HttpMcpServer): Promise<number[]> {
+  const clients = await Promise.all(Array.from({ length: 4 }, () => server.client()));
+  await Promise.all(
+    clients.map(({ client }) => client.callTool({ name: "execute_command", arguments: { command: "true" } })),
+  );
+  const latencies: number[] = [];
+  await Promise.all(clients.map(({ client }, id) => agent(client, id, latencies)));
+  await Promise.all(clients.map(async ({ client, transport }) => {
+    await transport.terminateSession().catch(() => {});
+    await client.close().catch(() => {});
+  }));
+  return latencies.sort((a, b) => a - b);
+}
+
+async function abuse(server: HttpMcpServer): Promise<void> {
+  const port = Number(new URL(server.url).port);
+  const quiet = await fourSessions(server);
+  const before = await rssKiB(server.pid);
+  const conns: Deno.Conn[] = [];
+  for (let i = 0; i < 1000; i++) conns.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+  const encoder = new TextEncoder();
+  const dribblers: Deno.Conn[] = [];
+  for (let i = 0; i < 100; i++) {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(encoder.encode("POST /mcp HTTP/1.1\r\n"));
+    dribblers.push(conn);
+  }
+  const dribble = setInterval(() => {
+    for (const conn of dribblers) conn.write(encoder.encode("X-A: b\r\n")).catch(() => {});
+  }, 1000);
+  // A session opened by hand whose standalone SSE stream is opened and never read.
+  const init = await fetch(server.mcpUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "unread", version: "0" } },
+    }),
+  });
+  const session = init.headers.get("mcp-session-id")!;
+  await init.body?.cancel();
+  const sse = await fetch(server.mcpUrl, {
+    headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" },
+  });
+  const loaded = await fourSessions(server);
+  const during = await rssKiB(server.pid);
+  clearInterval(dribble);
+  [...conns, ...dribblers].forEach((conn) => {
+    try {
+      conn.close();
+    } catch { /* closed by the server's deadline */ }
+  });
+  await sse.body?.cancel().catch(() => {});
+  const p95 = (s: number[]) => percentile(s, 0.95);
+  console.log(
+    `  4 sessions × ${CALLS}: p95 ${p95(quiet).toFixed(1)} ms alone, ${p95(loaded).toFixed(1)} ms with 1,000 silent ` +
+      `connections, 100 dribbling headers and an unread SSE stream (${(p95(loaded) / p95(quiet)).toFixed(2)}×); ` +
+      `RSS ${(before / 1024).toFixed(0)} → ${(during / 1024).toFixed(0)} MiB`,
+  );
+}
+
 const load = (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
 console.log(`HTTP load (load average ${load}, ${navigator.hardwareConcurrency} cores), a workspace per MCP session:`);
 await using server = await HttpMcpServer.start();
@@ -161,3 +227,5 @@ console.log(`  idle server RSS ${((await rssKiB(server.pid)) / 1024).toFixed(0)}
 for (const sessions of CURVE) await curvePoint(server, sessions);
 console.log("The bridge (/v1/tmux):");
 await bridgeLoad(server, Math.min(32, MAX_SESSIONS));
+console.log("Slow and broken clients:");
+await abuse(server);
