@@ -1,6 +1,7 @@
 import { PatternCompiler } from "../patterns/mod.ts";
 import type { BridgeBackend } from "./bridge/backend.ts";
 import type { McpServer } from "./sdk_http.ts";
+import type { WatchBackend } from "./watch/backend.ts";
 import { isLoopbackName, normalizeOrigin } from "./net.ts";
 
 export const DEFAULT_ALLOWED_ORIGINS = ["https://localhost:3141"] as const;
@@ -51,6 +52,8 @@ export interface HttpServeOptions {
   allowRemote?: boolean;
   /** Serves /health and /v1/tmux when given. */
   bridge?: BridgeBackend | null;
+  /** Serves the read-only /watch page (every pane, live) when given. */
+  watch?: WatchBackend | null;
   /** Serves /mcp when given: a fresh McpServer per MCP session over one shared engine. */
   createMcpServer?: (() => McpServer) | null;
   limits?: Partial<HttpLimits>;
@@ -75,6 +78,7 @@ export interface ResolvedOptions {
   log: (line: string) => void;
   checkDirectory?: (path: string) => Promise<"directory" | "other" | "missing">;
   patterns: PatternCompiler;
+  watch: WatchBackend | null;
 }
 
 export function resolveOptions(options: HttpServeOptions): ResolvedOptions {
@@ -113,5 +117,6 @@ export function resolveOptions(options: HttpServeOptions): ResolvedOptions {
     log: options.log ?? ((line) => console.error(line)),
     checkDirectory: options.checkDirectory,
     patterns: options.patterns ?? new PatternCompiler(),
+    watch: options.watch ?? null,
   };
 }

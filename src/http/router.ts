@@ -8,6 +8,8 @@ import { compileWaitFor } from "./bridge/wait_pattern.ts";
 import { statPath } from "./bridge/request.ts";
 import type { McpSessions } from "./mcp_sessions.ts";
 import { readBody } from "./body.ts";
+import { isWatchPath, watchRoute } from "./watch/routes.ts";
+import { WatchAccess } from "./watch/access.ts";
 
 type Route = "/health" | "/v1/tmux" | "/mcp";
 const METHODS: Record<Route, readonly string[]> = {
@@ -19,6 +21,7 @@ const METHODS: Record<Route, readonly string[]> = {
 /** One listener's request pipeline: guards → CORS → route → method → token → handler. */
 export class Router {
   #inFlight = 0;
+  readonly #watchAccess: WatchAccess;
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -26,7 +29,10 @@ export class Router {
     private readonly mcp: McpSessions | null,
     /** Aborted when the server stops, so long waits end and shutdown is not held up. */
     private readonly stopping: AbortSignal,
-  ) {}
+    private readonly secure = false,
+  ) {
+    this.#watchAccess = new WatchAccess(options.token);
+  }
 
   async handle(request: Request, peer: Peer): Promise<Response> {
     const verdict = admit(request, peer, this.options);
@@ -53,6 +59,14 @@ export class Router {
 
   async #route(request: Request, origin: string | null): Promise<Response> {
     const path = new URL(request.url).pathname as Route;
+    if (this.options.watch && isWatchPath(path)) {
+      return await watchRoute(request, {
+        backend: this.options.watch,
+        access: this.#watchAccess,
+        stopping: this.stopping,
+        secure: this.secure,
+      });
+    }
     const mcp = path === "/mcp";
     const served = mcp ? this.mcp !== null : path in METHODS && this.bridge !== null;
     if (!served) return failure(404, "Not found.");

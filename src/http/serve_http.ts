@@ -31,7 +31,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
       log: resolved.log,
     })
     : null;
-  const router = new Router(resolved, options.bridge ?? null, mcp, stopping.signal);
+  const router = new Router(resolved, options.bridge ?? null, mcp, stopping.signal, tls !== null);
   const defaultPort = tls ? 443 : 80;
   let listenPort = 0;
   let door: FrontDoor | null = null;

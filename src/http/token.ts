@@ -11,3 +11,9 @@ export function bearerMatches(authorization: string | null, token: string): bool
   const candidate = match ? match[1].trim() : "";
   return timingSafeEqual(digest(candidate), digest(token)) && candidate.length > 0;
 }
+
+/** True when `candidate` is `secret`, compared in constant time (an empty candidate never is). */
+export function secretMatches(candidate: string | null, secret: string): boolean {
+  const value = candidate ?? "";
+  return timingSafeEqual(digest(value), digest(secret)) && value.length > 0;
+}

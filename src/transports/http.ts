@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { type App, createApp } from "../app.ts";
 import { createSessionServer } from "../mcp/server.ts";
+import { watchBackend } from "./watch_backend.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 import {
   type BridgeBackend,
@@ -69,6 +70,7 @@ export async function serveAppOverHttp(app: App | null, options: HttpModeOptions
     allowRemote: options.allowRemote,
     bridge: options.bridge,
     createMcpServer: options.mcp && app ? () => createSessionServer(app) : null,
+    watch: options.mcp && app ? watchBackend(app) : null,
     checkDirectory: directoryKind,
   });
   onStop(async () => {
@@ -106,7 +108,9 @@ export async function serveHttpMode(config: Readonly<Config>): Promise<void> {
       commandTimeoutMs: 10_000,
     }),
   });
-  console.log(`tmuxwright listening on ${server.url} (MCP at ${server.url}/mcp, tmux bridge at ${server.url}/v1/tmux)`);
+  console.log(
+    `tmuxwright listening on ${server.url} (MCP at ${server.url}/mcp, tmux bridge at ${server.url}/v1/tmux, live view at ${server.url}/watch)`,
+  );
 }
 
 function socketPathOf(config: Readonly<Config>): string | null {

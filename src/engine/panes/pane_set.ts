@@ -20,14 +20,15 @@ const TOPOLOGY = new Set([
 ]);
 const SUBSCRIPTION = "tmuxwright-panes";
 // tmux re-evaluates a subscribed format once a second and reports it only when its value changed:
-// every pane of every session, so a pane killed in another session is noticed within a second.
-const EVERY_PANE = "#{S:#{W:#{P:#{pane_id} }}}";
+// every pane of every session (and whether it exited), so a pane killed in another session, or a
+// process that ended in a pane kept open, is noticed within a second.
+const EVERY_PANE = "#{S:#{W:#{P:#{pane_id}#{?pane_dead,x,} }}}";
 /** Notifications come in bursts (a split sends two or three); one check follows the burst. */
 const COALESCE_MS = 30;
-const FINGERPRINT = "#{pane_id}\x1f#{@tmuxwright_name}\x1f#{session_name}\x1f#{window_id}";
+const FINGERPRINT = "#{pane_id}\x1f#{@tmuxwright_name}\x1f#{session_name}\x1f#{window_id}\x1f#{pane_dead}";
 
 /**
- * Emits `panes-changed` on the server's event stream when the set of panes (their ids, names,
+ * Emits `panes-changed` on the server's event stream when the set of panes (their ids, names, exits,
  * sessions) differs from the last one reported. Driven by tmux's notifications, never by a timer
  * of its own: each burst of notifications costs one `list-panes` on the control connection.
  */

@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { HttpMcpServer } from "./helpers/http_mcp.ts";
+import { Browser } from "./helpers/cdp.ts";
+import type { Client } from "./helpers/sdk_client.ts";
+
+// /watch in a real headless Chromium: the token becomes a cookie, the page lists the panes, a pane
+// opens as a terminal showing its earlier output and then new output as it comes.
+
+const TOKEN = "watch-test-token";
+
+async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as { text: string }[])[0].text;
+  assert.ok(!result.isError, `${name}: ${text}`);
+  return JSON.parse(text);
+}
+
+/** The text of an open pane's terminal, as the page's DOM holds it. */
+const termText = (pane: string) =>
+  `(() => { const p = document.querySelector('article[data-pane="${pane}"] .xterm-rows'); ` +
+  `return p ? p.textContent : ""; })()`;
+
+Deno.test("watch page: a pane's earlier output, then new output, appear in Chromium; exit shows its code", async () => {
+  await using server = await HttpMcpServer.start({ token: TOKEN });
+  const { client } = await server.client({ authorization: `Bearer ${TOKEN}` });
+  const pane = await ok(client, "create_pane", { name: "web", command: "bash --norc --noprofile" });
+  await ok(client, "execute_command", { pane_id: "web", command: "echo EARLIER-OUTPUT" });
+
+  await using browser = await Browser.launch();
+  await browser.navigate(`${server.url}/watch?token=${TOKEN}`);
+  // The token went into a cookie and out of the address bar.
+  assert.equal(
+    await browser.until<string>("location.pathname === '/watch' && !location.search && location.href"),
+    `${server.url}/watch`,
+  );
+  await browser.until(`document.querySelector('button[data-pane="${pane.pane_id}"]')`);
+  await browser.evaluate(`document.querySelector('button[data-pane="${pane.pane_id}"]').click()`);
+  await browser.until(`document.querySelector('article[data-pane="${pane.pane_id}"]')?.dataset.ready === "true"`);
+  assert.match(
+    await browser.until<string>(`${termText(pane.pane_id)}.includes("EARLIER-OUTPUT") && ${termText(pane.pane_id)}`),
+    /EARLIER-OUTPUT/,
+  );
+
+  // New output arrives live (no reload, no polling by the page).
+  await ok(client, "send_keys", { pane_id: "web", text: "echo LIVE-$((6*7))", enter: true });
+  await browser.until(`${termText(pane.pane_id)}.includes("LIVE-42")`);
+
+  // A second pane side by side; then an exit shows in the list with its code.
+  const other = await ok(client, "create_pane", { name: "job", command: "sh -c 'echo JOB-RAN; sleep 0.5; exit 3'" });
+  await browser.until(`document.querySelector('button[data-pane="${other.pane_id}"]')`);
+  await browser.evaluate(`document.querySelector('button[data-pane="${other.pane_id}"]').click()`);
+  await browser.until(`document.querySelectorAll('article.panel').length === 2`);
+  await browser.until(
+    `document.querySelector('button[data-pane="${other.pane_id}"]')?.textContent.includes("exited 3")`,
+  );
+  assert.match(
+    await browser.until<string>(`document.querySelector('article[data-pane="${other.pane_id}"] .state')?.textContent`),
+    /exited, code 3/,
+  );
+  await client.close();
+});
+
+Deno.test("watch page: no token is 401, a wrong token is 401, a foreign Origin is 403; never framed, only own scripts", async () => {
+  await using server = await HttpMcpServer.start({ token: TOKEN });
+  const plain = await fetch(`${server.url}/watch`);
+  assert.equal(plain.status, 401);
+  await plain.body?.cancel();
+  const wrong = await fetch(`${server.url}/watch?token=nope`, { redirect: "manual" });
+  assert.equal(wrong.status, 401);
+  assert.equal(wrong.headers.get("set-cookie"), null);
+  await wrong.body?.cancel();
+  const right = await fetch(`${server.url}/watch?token=${TOKEN}&pane=%251`, { redirect: "manual" });
+  assert.equal(right.status, 303);
+  assert.equal(right.headers.get("location"), "/watch?pane=%251");
+  const cookie = right.headers.get("set-cookie")!;
+  assert.match(cookie, /HttpOnly/);
+  assert.match(cookie, /SameSite=Strict/);
+  assert.ok(!cookie.includes(TOKEN), "the cookie does not carry the token");
+  await right.body?.cancel();
+  const session = cookie.split(";")[0];
+  const page = await fetch(`${server.url}/watch`, { headers: { cookie: session } });
+  assert.equal(page.status, 200);
+  const csp = page.headers.get("content-security-policy")!;
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.match(csp, /script-src 'self'(;|$)/);
+  assert.equal(page.headers.get("x-frame-options"), "DENY");
+  const html = await page.text();
+  for (const src of html.matchAll(/<script[^>]*src="([^"]+)"/g)) assert.match(src[1], /^\/watch\//);
+  assert.ok(!/<script(?![^>]*src=)/.test(html), "no inline script");
+  // A page of another origin cannot read the streams, even with the cookie.
+  const foreign = await fetch(`${server.url}/watch/events`, {
+    headers: { cookie: session, origin: "https://evil.example" },
+  });
+  assert.equal(foreign.status, 403);
+  await foreign.body?.cancel();
+  // A forged cookie is refused; a bad pane id is a clear 400.
+  const forged = await fetch(`${server.url}/watch/events`, { headers: { cookie: "tmuxwright_watch=guess" } });
+  assert.equal(forged.status, 401);
+  await forged.body?.cancel();
+  const bad = await fetch(`${server.url}/watch/pane?id=abc`, { headers: { cookie: session } });
+  assert.equal(bad.status, 400);
+  await bad.body?.cancel();
+  // Read-only: nothing but GET.
+  const post = await fetch(`${server.url}/watch/events`, { method: "POST", headers: { cookie: session } });
+  assert.equal(post.status, 405);
+  await post.body?.cancel();
+});
