@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { PANE_VIEW_META, PANE_VIEW_TOOLS } from "./apps/pane_view.ts";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -77,6 +78,8 @@ export function registerTools(
       description: tool.description,
       inputSchema: inputJsonSchema(schema),
       annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
+      // MCP Apps hosts show the pane view next to these results; other clients ignore `_meta`.
+      ...(PANE_VIEW_TOOLS.has(tool.name) ? { _meta: PANE_VIEW_META } : {}),
     }));
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {

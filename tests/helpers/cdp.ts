@@ -71,12 +71,18 @@ export class Browser {
     return browser;
   }
 
+  /** One CDP command; a page that never answers fails the call after 30 s instead of hanging the test. */
   send(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
     const id = this.#nextId++;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     return new Promise((resolve, reject) => {
+      timer = setTimeout(() => {
+        this.#waiting.delete(id);
+        reject(new Error(`${method} got no answer within 30 s`));
+      }, 30_000);
       this.#waiting.set(id, { resolve, reject });
       this.socket.send(JSON.stringify({ id, method, params }));
-    });
+    }).finally(() => clearTimeout(timer));
   }
 
   async navigate(url: string): Promise<void> {

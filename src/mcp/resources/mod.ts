@@ -1,4 +1,6 @@
 import type { App } from "../../app.ts";
+import { PANE_VIEW_MIME, PANE_VIEW_URI, paneViewHtml } from "../apps/pane_view.ts";
+import type { ReadResourceResult } from "../sdk.ts";
 import type { Connection } from "../connection.ts";
 import {
   ListResourcesRequestSchema,
@@ -42,6 +44,14 @@ const TEMPLATES: ResourceTemplateEntry[] = [
   },
 ];
 
+/** The MCP App view of pane tools' results (see src/mcp/apps/pane_view.ts). */
+const PANE_VIEW_RESOURCE = {
+  uri: PANE_VIEW_URI,
+  name: "pane-view",
+  title: "Pane view (MCP App): a tool result's pane, live",
+  mimeType: PANE_VIEW_MIME,
+};
+
 /**
  * Resources for one connection: list, templates, read, subscribe/unsubscribe, and
  * `notifications/resources/list_changed` when the pane set changes. Declared capabilities:
@@ -54,12 +64,19 @@ export function registerResources(server: McpServer, app: App, connection: Conne
 
   server.server.setRequestHandler(
     ListResourcesRequestSchema,
-    () => answering(async () => ({ resources: await listResources(app) })),
+    () => answering(async () => ({ resources: [...await listResources(app), PANE_VIEW_RESOURCE] })),
   );
   server.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: TEMPLATES }));
   server.server.setRequestHandler(
     ReadResourceRequestSchema,
-    (request) => answering(() => readResource(app, request.params.uri)),
+    (request) =>
+      answering(() =>
+        request.params.uri === PANE_VIEW_URI
+          ? Promise.resolve<ReadResourceResult>({
+            contents: [{ uri: PANE_VIEW_URI, mimeType: PANE_VIEW_MIME, text: paneViewHtml() }],
+          })
+          : readResource(app, request.params.uri)
+      ),
   );
   server.server.setRequestHandler(SubscribeRequestSchema, (request) =>
     answering(async () => {

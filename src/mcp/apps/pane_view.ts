@@ -1,0 +1,127 @@
+import { XTERM_CSS, XTERM_JS } from "../../http/watch/xterm_assets.ts";
+import { EXT_APPS_JS } from "./ext_apps_assets.ts";
+
+/**
+ * The MCP App (the `@modelcontextprotocol/ext-apps` extension): a view an MCP Apps host renders
+ * next to a pane tool's result. One self-contained HTML document (the terminal renderer and the
+ * extension's App class inlined: hosts load it in a sandbox with no network). It shows the pane
+ * of the tool result and follows it through the host's bridge with the read-only `capture_since`.
+ * Without an MCP Apps host nothing changes: the tools' results are the same text.
+ */
+export const PANE_VIEW_URI = "ui://tmuxwright/pane-view.html";
+export const PANE_VIEW_MIME = "text/html;profile=mcp-app";
+
+/** Tools whose results a person wants to see as the pane itself. */
+export const PANE_VIEW_TOOLS: ReadonlySet<string> = new Set([
+  "execute_command",
+  "start_process",
+  "capture_pane",
+  "snapshot_pane",
+  "watch_pane",
+  "send_keys",
+  "create_pane",
+  "capture_since",
+]);
+
+/** `_meta` of a tool that declares the view (tools/list). */
+export const PANE_VIEW_META = Object.freeze({ ui: Object.freeze({ resourceUri: PANE_VIEW_URI }) });
+
+// The view: the first capture_since gives the visible screen and a cursor; each later one the
+// complete lines written since and the unfinished last line (`pending`), which is drawn and then
+// drawn over when it comes again complete. Polled every 400 ms while the view is shown: a view
+// cannot be pushed to, and capture_since is one cheap tmux call.
+const VIEW_JS = `"use strict";
+(() => {
+  const { App } = globalThis.McpExtApps;
+  const status = document.getElementById("status");
+  const term = new Terminal({ disableStdin: true, screenReaderMode: true, cols: 100, rows: 24, scrollback: 5000 });
+  term.open(document.getElementById("term"));
+  const app = new App({ name: "tmuxwright pane", version: "1" }, {});
+  let following = null;
+
+  function paneOf(result) {
+    const s = result && result.structuredContent;
+    return s && typeof s.pane_id === "string" ? s.pane_id : null;
+  }
+
+  async function call(args) {
+    const result = await app.callServerTool({ name: "capture_since", arguments: args });
+    if (result.isError) throw new Error((result.content && result.content[0] && result.content[0].text) || "error");
+    return result.structuredContent;
+  }
+
+  function draw(lines, pending) {
+    term.write("\\r\\x1b[K" + lines.map((l) => l + "\\r\\n").join("") + pending);
+  }
+
+  async function follow(paneId) {
+    const me = following = { paneId };
+    document.body.dataset.pane = paneId;
+    status.textContent = paneId;
+    let first;
+    try {
+      first = await call({ pane_id: paneId });
+    } catch (error) {
+      status.textContent = paneId + ": " + error.message;
+      return;
+    }
+    term.reset();
+    const screen = first.text.split("\\n");
+    term.write(screen.join("\\r\\n"));
+    document.body.dataset.ready = "true";
+    let cursor = first.cursor;
+    let pending = "";
+    while (following === me) {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      if (following !== me) return;
+      let next;
+      try {
+        next = await call({ cursor });
+      } catch (error) {
+        status.textContent = paneId + ": " + error.message;
+        return;
+      }
+      cursor = next.cursor;
+      const lines = next.text === "" ? [] : next.text.replace(/\\n$/, "").split("\\n");
+      if (next.lines_missed) { term.reset(); term.write(lines.join("\\r\\n")); continue; }
+      if (lines.length > 0 || next.pending !== pending) draw(lines, next.pending || "");
+      pending = next.pending || "";
+    }
+  }
+
+  app.ontoolresult = (result) => {
+    const paneId = paneOf(result);
+    if (paneId && (!following || following.paneId !== paneId)) follow(paneId);
+  };
+  app.connect().catch((error) => { status.textContent = "not connected: " + error.message; });
+})();
+`;
+
+const CSS = `body { margin: 0; background: #000; color: #ddd; font: 12px system-ui, sans-serif; }
+#status { padding: 2px 6px; background: #1b1b1b; }`;
+
+/** The view document (built once per process, ~0.8 MB; served as the resource's text). */
+export function paneViewHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>tmuxwright pane</title>
+<style>${XTERM_CSS}</style>
+<style>${CSS}</style>
+</head>
+<body>
+<div id="status" role="status">waiting for a tool result…</div>
+<div id="term"></div>
+<script>${escapeScript(XTERM_JS)}</script>
+<script>${escapeScript(EXT_APPS_JS)}</script>
+<script>${VIEW_JS}</script>
+</body>
+</html>
+`;
+}
+
+/** Inline script text cannot contain `</script`: the HTML parser would end the element there. */
+function escapeScript(js: string): string {
+  return js.replace(/<\/(script)/gi, "<\\/$1");
+}
