@@ -97,7 +97,7 @@ Deno.test("watch page: no token is 401, a wrong token is 401, a foreign Origin i
   const forged = await fetch(`${server.url}/watch/events`, { headers: { cookie: "tmuxwright_watch=guess" } });
   assert.equal(forged.status, 401);
   await forged.body?.cancel();
-  const bad = await fetch(`${server.url}/watch/pane?id=abc`, { headers: { cookie: session } });
+  const bad = await fetch(`${server.url}/watch/events?pane=abc`, { headers: { cookie: session } });
   assert.equal(bad.status, 400);
   await bad.body?.cancel();
   // Read-only: nothing but GET.

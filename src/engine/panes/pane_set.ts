@@ -20,12 +20,14 @@ const TOPOLOGY = new Set([
 ]);
 const SUBSCRIPTION = "tmuxwright-panes";
 // tmux re-evaluates a subscribed format once a second and reports it only when its value changed:
-// every pane of every session (and whether it exited), so a pane killed in another session, or a
-// process that ended in a pane kept open, is noticed within a second.
-const EVERY_PANE = "#{S:#{W:#{P:#{pane_id}#{?pane_dead,x,} }}}";
+// every pane of every session (and whether it exited, with its status), so a pane killed in another
+// session, or a process that ended in a pane kept open, is noticed within a second. The status is
+// part of it because tmux 3.3 can report a pane dead before it has reaped the process's status.
+const EVERY_PANE = "#{S:#{W:#{P:#{pane_id}#{?pane_dead,x#{pane_dead_status},} }}}";
 /** Notifications come in bursts (a split sends two or three); one check follows the burst. */
 const COALESCE_MS = 30;
-const FINGERPRINT = "#{pane_id}\x1f#{@tmuxwright_name}\x1f#{session_name}\x1f#{window_id}\x1f#{pane_dead}";
+const FINGERPRINT =
+  "#{pane_id}\x1f#{@tmuxwright_name}\x1f#{session_name}\x1f#{window_id}\x1f#{pane_dead}\x1f#{pane_dead_status}";
 
 /**
  * Emits `panes-changed` on the server's event stream when the set of panes (their ids, names, exits,

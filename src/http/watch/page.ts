@@ -51,6 +51,8 @@ export const WATCH_APP_JS = `"use strict";
   const status = document.getElementById("status");
   const open = new Map();
   let panes = [];
+  let feed = null;
+  let wanted = new URLSearchParams(location.search).getAll("pane");
 
   function label(p) {
     return p.pane_id + (p.name ? " " + p.name : "") + " " + (p.status === "exited"
@@ -98,7 +100,57 @@ export const WATCH_APP_JS = `"use strict";
     return bytes;
   }
 
-  function openPane(p) {
+  // One stream carries the list and every open pane (browsers allow six connections per host):
+  // opening or closing a pane reconnects it, and every open pane starts again from its screen.
+  function connect() {
+    if (feed) feed.close();
+    const query = [...open.keys()].map((id) => "pane=" + encodeURIComponent(id)).join("&");
+    feed = new EventSource("/watch/events" + (query ? "?" + query : ""));
+    feed.addEventListener("panes", (e) => {
+      panes = JSON.parse(e.data);
+      status.textContent = panes.length + " panes";
+      const pick = wanted;
+      wanted = [];
+      const toOpen = pick.map((id) => panes.find((q) => q.pane_id === id)).filter((p) => p && !open.has(p.pane_id));
+      if (toOpen.length > 0) openPanes(toOpen);
+      else renderList();
+    });
+    feed.addEventListener("screen", (e) => {
+      const s = JSON.parse(e.data);
+      const view = open.get(s.pane_id);
+      if (!view) return;
+      view.behind = false;
+      view.term.reset();
+      view.term.resize(s.cols, s.rows);
+      view.term.write(s.text);
+      view.panel.dataset.ready = "true";
+    });
+    feed.addEventListener("output", (e) => {
+      const space = e.data.indexOf(" ");
+      const view = open.get(e.data.slice(0, space));
+      if (!view || view.behind) return;
+      const bytes = decode(e.data.slice(space + 1));
+      // xterm parses writes later, in slices: a flood can pile up there, out of the server's sight.
+      // Past 512 KiB unparsed the view drops output, and once it has drawn what it has, the stream
+      // starts again from every open pane's current screen.
+      view.unparsed += bytes.length;
+      if (view.unparsed > 524288) view.behind = true;
+      view.term.write(bytes, () => {
+        view.unparsed -= bytes.length;
+        if (view.behind && view.unparsed === 0) {
+          view.behind = false;
+          connect();
+        }
+      });
+    });
+    feed.addEventListener("gone", (e) => {
+      const view = open.get(JSON.parse(e.data).pane_id);
+      if (view) view.state.textContent = "gone";
+    });
+    feed.addEventListener("error", () => { status.textContent = "reconnecting…"; });
+  }
+
+  function addPanel(p) {
     const panel = document.createElement("article");
     panel.className = "panel";
     panel.dataset.pane = p.pane_id;
@@ -115,46 +167,32 @@ export const WATCH_APP_JS = `"use strict";
     const box = document.createElement("div");
     panel.append(title, box);
     area.append(panel);
-    const term = new Terminal({ disableStdin: true, screenReaderMode: true, cols: p.width, rows: p.height,
-      scrollback: 5000, convertEol: false });
+    // The DOM renderer (xterm's default) keeps the text in the page, for people and tests alike.
+    const term = new Terminal({ disableStdin: true, cols: p.width, rows: p.height, scrollback: 5000 });
     term.open(box);
-    const events = new EventSource("/watch/pane?id=" + encodeURIComponent(p.pane_id));
-    events.addEventListener("screen", (e) => {
-      const s = JSON.parse(e.data);
-      term.reset();
-      term.resize(s.cols, s.rows);
-      term.write(s.text);
-      panel.dataset.ready = "true";
-    });
-    events.addEventListener("output", (e) => term.write(decode(e.data)));
-    events.addEventListener("gone", () => { state.textContent = "gone"; events.close(); });
-    open.set(p.pane_id, { panel, term, events, state });
+    open.set(p.pane_id, { panel, term, state, unparsed: 0, behind: false });
+  }
+
+  function openPanes(items) {
+    items.forEach(addPanel);
     renderList();
+    connect();
+  }
+
+  function openPane(p) {
+    openPanes([p]);
   }
 
   function closePane(id) {
     const view = open.get(id);
     if (!view) return;
-    view.events.close();
     view.term.dispose();
     view.panel.remove();
     open.delete(id);
     renderList();
+    connect();
   }
 
-  const feed = new EventSource("/watch/events");
-  feed.addEventListener("panes", (e) => {
-    panes = JSON.parse(e.data);
-    status.textContent = panes.length + " panes";
-    renderList();
-  });
-  feed.addEventListener("error", () => { status.textContent = "reconnecting…"; });
-  for (const id of new URLSearchParams(location.search).getAll("pane")) {
-    feed.addEventListener("panes", function once() {
-      feed.removeEventListener("panes", once);
-      const p = panes.find((q) => q.pane_id === id);
-      if (p && !open.has(id)) openPane(p);
-    });
-  }
+  connect();
 })();
 `;

@@ -25,6 +25,7 @@ const FILES: Record<string, { body: string; type: string }> = {
 };
 
 const PANE_ID = /^%\d{1,9}$/;
+const MAX_PANES = 64;
 /** Output queued for a page beyond this is dropped, and the page gets the current screen instead. */
 const BEHIND_BYTES = 1024 * 1024;
 /** Output is sent at most this often per pane (a flood becomes few large events, not many small). */
@@ -44,7 +45,7 @@ export function isWatchPath(path: string): boolean {
 }
 
 /** GET /watch and its files and event streams; read-only. */
-export async function watchRoute(request: Request, deps: WatchRouteDeps): Promise<Response> {
+export function watchRoute(request: Request, deps: WatchRouteDeps): Response {
   const url = new URL(request.url);
   if (request.method !== "GET" && request.method !== "HEAD") {
     return text(405, "Method not allowed.", { allow: "GET, HEAD" });
@@ -65,13 +66,14 @@ export async function watchRoute(request: Request, deps: WatchRouteDeps): Promis
   if (url.pathname === "/watch") return file(WATCH_HTML, "text/html; charset=utf-8");
   const asset = FILES[url.pathname];
   if (asset) return file(asset.body, asset.type);
-  if (url.pathname === "/watch/events") return panesStream(deps);
-  if (url.pathname === "/watch/pane") {
-    const id = url.searchParams.get("id") ?? "";
-    if (!PANE_ID.test(id)) return text(400, 'Bad pane id: use "%N" as list_panes shows it.');
-    const screen = await deps.backend.screen(id);
-    if (!screen) return text(404, `Pane ${id} not found.`);
-    return paneStream(id, deps);
+  if (url.pathname === "/watch/events") {
+    // One stream for the list and every open pane: a browser allows only six connections per
+    // host over HTTP/1.1, so a stream per pane would stall the seventh pane.
+    const ids = [...new Set(url.searchParams.getAll("pane"))];
+    const bad = ids.find((id) => !PANE_ID.test(id));
+    if (bad !== undefined) return text(400, `Bad pane id ${JSON.stringify(bad)}: use "%N" as list_panes shows it.`);
+    if (ids.length > MAX_PANES) return text(400, `Too many panes: at most ${MAX_PANES} in one stream.`);
+    return watchStream(ids, deps);
   }
   return text(404, "Not found.");
 }
@@ -132,9 +134,13 @@ function eventStream(
   });
 }
 
-/** `panes` events: the whole list now, and again whenever panes appear, exit or vanish. */
-function panesStream(deps: WatchRouteDeps): Response {
-  return eventStream(deps.stopping, (send) => {
+/**
+ * `panes` events (the whole list now, and again whenever panes appear, exit or vanish), and for
+ * each pane asked for: `screen`, then `output`, and `gone` (see `followPane`).
+ */
+function watchStream(ids: string[], deps: WatchRouteDeps): Response {
+  return eventStream(deps.stopping, (send, backlog) => {
+    const stops = ids.map((id) => followPane(id, deps, send, backlog));
     let last = "";
     let sending: Promise<void> = Promise.resolve();
     const update = () => {
@@ -145,86 +151,94 @@ function panesStream(deps: WatchRouteDeps): Response {
       });
     };
     update();
-    return deps.backend.onPanesChanged(update);
+    const unsubscribe = deps.backend.onPanesChanged(update);
+    return () => {
+      unsubscribe();
+      stops.forEach((stop) => stop());
+    };
   });
 }
 
 /**
- * `screen` (the current screen, JSON), then `output` events (base64 of the pane's bytes). A page
- * that cannot keep up (its queue past 1 MiB) loses the queued output and gets the screen again.
+ * One pane on a watch stream: `screen` (JSON: pane_id and the current screen), then `output`
+ * events (`%N base64-bytes`), and `gone` when the pane vanishes. A page that cannot keep up (its
+ * queue past 1 MiB) loses the queued output and gets the screen again. Returns the stop.
  */
-function paneStream(id: string, deps: WatchRouteDeps): Response {
-  return eventStream(deps.stopping, (send, backlog) => {
-    let closed = false;
-    let pending: Uint8Array[] = [];
-    let pendingBytes = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let ready = false; // bytes before the first screen are in that screen
-    let resyncing = false;
-    let follow: { close(): void } | null = null;
-    let changes: (() => void) | null = null;
+function followPane(
+  id: string,
+  deps: WatchRouteDeps,
+  send: (event: string, data: string) => void,
+  backlog: () => number,
+): () => void {
+  let closed = false;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let ready = false; // bytes before the first screen are in that screen
+  let resyncing = false;
+  let follow: { close(): void } | null = null;
+  let changes: (() => void) | null = null;
 
-    const sendScreen = async () => {
-      const screen = await deps.backend.screen(id).catch(() => null);
-      if (closed) return;
-      if (!screen) {
-        send("gone", JSON.stringify({ pane_id: id }));
-        return;
+  const sendScreen = async () => {
+    const screen = await deps.backend.screen(id).catch(() => null);
+    if (closed) return;
+    if (!screen) {
+      send("gone", JSON.stringify({ pane_id: id }));
+      return;
+    }
+    pending = [];
+    pendingBytes = 0;
+    send("screen", JSON.stringify({ pane_id: id, ...screen }));
+    ready = true;
+  };
+  const flush = () => {
+    timer = undefined;
+    if (closed || pendingBytes === 0) return;
+    if (backlog() > BEHIND_BYTES) {
+      if (!resyncing) {
+        resyncing = true;
+        pending = [];
+        pendingBytes = 0;
+        // Once the page has read what it has, it starts again from the screen as it is then.
+        const retry = () => {
+          if (closed) return;
+          if (backlog() > BEHIND_BYTES / 4) return void setTimeout(retry, 50);
+          void sendScreen().finally(() => resyncing = false);
+        };
+        retry();
       }
-      pending = [];
-      pendingBytes = 0;
-      send("screen", JSON.stringify(screen));
-      ready = true;
-    };
-    const flush = () => {
-      timer = undefined;
-      if (closed || pendingBytes === 0) return;
-      if (backlog() > BEHIND_BYTES) {
-        if (!resyncing) {
-          resyncing = true;
-          pending = [];
-          pendingBytes = 0;
-          // Once the page has read what it has, it starts again from the screen as it is then.
-          const retry = () => {
-            if (closed) return;
-            if (backlog() > BEHIND_BYTES / 4) return void setTimeout(retry, 50);
-            void sendScreen().finally(() => resyncing = false);
-          };
-          retry();
-        }
-        return;
-      }
-      const joined = new Uint8Array(pendingBytes);
-      let at = 0;
-      for (const chunk of pending) {
-        joined.set(chunk, at);
-        at += chunk.length;
-      }
-      pending = [];
-      pendingBytes = 0;
-      send("output", toBase64(joined));
-    };
-    void (async () => {
-      follow = await deps.backend.follow(id, (bytes) => {
-        if (closed || !ready || resyncing) return;
-        pending.push(bytes.slice());
-        pendingBytes += bytes.length;
-        timer ??= setTimeout(flush, FLUSH_MS);
-      }).catch(() => null);
-      if (closed) return follow?.close();
-      await sendScreen();
-      changes = deps.backend.onPanesChanged(async () => {
-        const panes = await deps.backend.panes().catch(() => null);
-        if (panes && !closed && !panes.some((p) => p.pane_id === id)) send("gone", JSON.stringify({ pane_id: id }));
-      });
-    })();
-    return () => {
-      closed = true;
-      clearTimeout(timer);
-      follow?.close();
-      changes?.();
-    };
-  });
+      return;
+    }
+    const joined = new Uint8Array(pendingBytes);
+    let at = 0;
+    for (const chunk of pending) {
+      joined.set(chunk, at);
+      at += chunk.length;
+    }
+    pending = [];
+    pendingBytes = 0;
+    send("output", `${id} ${toBase64(joined)}`);
+  };
+  void (async () => {
+    follow = await deps.backend.follow(id, (bytes) => {
+      if (closed || !ready || resyncing) return;
+      pending.push(bytes.slice());
+      pendingBytes += bytes.length;
+      timer ??= setTimeout(flush, FLUSH_MS);
+    }).catch(() => null);
+    if (closed) return follow?.close();
+    await sendScreen();
+    changes = deps.backend.onPanesChanged(async () => {
+      const panes = await deps.backend.panes().catch(() => null);
+      if (panes && !closed && !panes.some((p) => p.pane_id === id)) send("gone", JSON.stringify({ pane_id: id }));
+    });
+  })();
+  return () => {
+    closed = true;
+    clearTimeout(timer);
+    follow?.close();
+    changes?.();
+  };
 }
 
 function toBase64(bytes: Uint8Array): string {
