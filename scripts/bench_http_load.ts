@@ -188,16 +188,7 @@ async function abuse(server: HttpMcpServer): Promise<void> {
     for (const conn of dribblers) conn.write(encoder.encode("X-A: b\r\n")).catch(() => {});
   }, 1000);
   // A session opened by hand whose standalone SSE stream is opened and never read.
-  const init = await fetch(server.mcpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "unread", version: "0" } },
-    }),
-  });
+  const init = await server.initializeRaw("unread");
   const session = init.headers.get("mcp-session-id")!;
   await init.body?.cancel();
   const sse = await fetch(server.mcpUrl, {

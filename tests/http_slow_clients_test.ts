@@ -60,7 +60,11 @@ Deno.test("slow clients: past the connection cap one more gets 503 with Retry-Af
 
 Deno.test("slow clients: 1,000 silent connections, an unread SSE stream and slow bodies do not stop other sessions", async () => {
   await using server = await HttpMcpServer.start();
-  const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await Deno.readTextFile(`/proc/${server.pid}/status`))![1]);
+  // Through ps: the test permissions cannot read another process's /proc entry.
+  const rss = async () => {
+    const out = await new Deno.Command("ps", { args: ["-o", "rss=", "-p", String(server.pid)] }).output();
+    return Number(new TextDecoder().decode(out.stdout).trim());
+  };
   const a = await server.client();
   const b = await server.client();
   await exec(b.client, "true");
@@ -68,17 +72,7 @@ Deno.test("slow clients: 1,000 silent connections, an unread SSE stream and slow
   const silent: Deno.Conn[] = [];
   for (let i = 0; i < 1000; i++) silent.push(await Deno.connect({ hostname: "127.0.0.1", port: port(server) }));
   // A third session whose standalone SSE stream is opened and never read.
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const init = await fetch(server.mcpUrl, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-    }),
-  });
+  const init = await server.initializeRaw("unread");
   const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
   await init.body?.cancel();
   const sse = await fetch(server.mcpUrl, { headers: { accept: "text/event-stream", ...session } });
@@ -142,16 +136,7 @@ Deno.test("session limit: 503 with Retry-After, and DELETE /mcp frees the slot a
   await using server = await HttpMcpServer.start({ limits: { maxMcpSessions: 2 } });
   const a = await server.client();
   const b = await server.client();
-  const refused = await fetch(server.mcpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-    }),
-  });
+  const refused = await server.initializeRaw();
   assert.equal(refused.status, 503);
   assert.ok(Number(refused.headers.get("retry-after")) > 0);
   await refused.body?.cancel();

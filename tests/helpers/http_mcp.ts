@@ -65,6 +65,20 @@ export class HttpMcpServer {
     return new URL(`${this.url}/mcp`);
   }
 
+  /** A bare `initialize` POST (no SDK): the answer as it comes, for tests of limits and raw streams. */
+  initializeRaw(clientName = "raw"): Promise<Response> {
+    return fetch(this.mcpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: clientName, version: "0" } },
+      }),
+    });
+  }
+
   /** An SDK client connected over Streamable HTTP with these extra request headers. */
   async client(
     headers: Record<string, string> = {},
