@@ -1,8 +1,8 @@
 /**
  * The /watch page: a list of every workspace's panes (live, from /watch/events) and, for each pane
  * a person opens, a read-only terminal (xterm.js, DOM renderer: its text is in the page) fed by
- * /watch/pane?id=%N: the current screen first, then the pane's output as it comes. Served as
- * three same-origin files, so the Content-Security-Policy allows no inline or foreign script.
+ * the same stream, /watch/events?pane=%N: the current screen first, then the pane's output as it
+ * comes. Scripts are same-origin files, so the Content-Security-Policy allows no inline or foreign one.
  */
 
 export const WATCH_HTML = `<!doctype html>
