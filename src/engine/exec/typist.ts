@@ -102,17 +102,20 @@ export class Typist {
 
   /**
    * tmux names the terminal's foreground process group; tcsh leaves it on a job that has ended,
-   * whose name tmux keeps (`sh` after `sh -c …`), and the wrong wrapper line would be typed. So a
-   * shell other than the one last seen in this pane is asked of /proc (an ended group falls back to
-   * the pane's own process). The same shell as last time costs nothing.
+   * whose name tmux keeps (`sh` after `sh -c …`, also one its start-up file ran before the first
+   * command), and the wrong wrapper line would be typed. So a pane's first shell, and a shell other
+   * than the one last seen in it, is asked of /proc (an ended group falls back to the pane's own
+   * process). The same shell as last time costs nothing.
    */
   async #confirmShell(key: string, pane: PaneInfo, seen: Prepared["shell"]): Promise<Prepared["shell"]> {
     const before = this.#shells.get(key);
     let shell = seen;
-    if (before !== undefined && before.name !== seen.name && this.proc && pane.pid !== null) {
-      const state = readProcState(await this.proc.snapshot(pane.pid), pane.pid);
-      const kind = state.fgCommand === null ? null : shellKind(state.fgCommand);
-      if (kind !== null) shell = { kind, name: state.fgCommand! };
+    if (before?.name !== seen.name && this.proc && pane.pid !== null) {
+      try {
+        const state = readProcState(await this.proc.snapshot(pane.pid), pane.pid);
+        const kind = state.fgCommand === null ? null : shellKind(state.fgCommand);
+        if (kind !== null) shell = { kind, name: state.fgCommand! };
+      } catch { /* /proc could not be read: tmux's answer stands */ }
     }
     this.#shells.delete(key);
     this.#shells.set(key, shell);
