@@ -6,7 +6,7 @@ import { TmuxServer, type TmuxStatus } from "./tmux/server.ts";
 import { SessionGuard } from "./tmux/session_guard.ts";
 import { PaneSetWatcher, Paster, Workspace, WorkspaceOwner } from "./engine/panes/mod.ts";
 import { newInstanceId, sessionGuardPath } from "./engine/workspaces/mod.ts";
-import { logDir, OutputSpool, PaneOutput } from "./engine/output/mod.ts";
+import { logDir, OutputSpool, PaneOutput, RemoteLogs } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
@@ -22,7 +22,23 @@ import { HostRegistry } from "./engine/hosts/mod.ts";
  * Every long-lived service of one server process, built once here and handed to the transports
  * (stdio, HTTP), which only adapt requests to it. One tmux control connection, one workspace.
  */
-export interface App {
+/**
+ * The engine services bound to one host's link. `local` is the app's own; a remote host's are
+ * made on first use with its link, so exec, waits, logs and processes work there unchanged.
+ */
+export interface HostServices {
+  readonly tmux: TmuxServer;
+  readonly output: PaneOutput;
+  readonly proc: ProcReader;
+  readonly executor: Executor;
+  readonly processes: ProcessManager;
+  readonly jobs: JobTable;
+  readonly paster: Paster;
+  readonly buffers: BufferRegistry;
+  readonly display: DisplayPanes;
+}
+
+export interface App extends HostServices {
   readonly config: Readonly<Config>;
   /** The tmux server: one persistent control-mode connection plus the one-shot path. */
   readonly tmux: TmuxServer;
@@ -69,6 +85,8 @@ export interface App {
    * changes. Each MCP connection subscribes while it is open; log events also go to stderr.
    */
   readonly events: ServerEvents;
+  /** The services of a configured host (`local`: these); HOST_NOT_CONFIGURED for any other name. */
+  onHost(host: string): HostServices;
   /** Ends every owner's workspaces (unless --keep) and releases every resource; bounded in time by the caller. */
   close(): Promise<void>;
 }
@@ -88,9 +106,14 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const guard = new SessionGuard(sessionGuardPath(config.stateDir));
   const tmux: TmuxServer = new TmuxServer(config.socketArgs, () => workspace.prepare(), guard);
   let slots = 1; // session names: the process owner has slot 1, each session owner the next
-  const workspaceFor = (instance: string, hub: boolean) =>
-    new Workspace(config, events, tmux, { instance, hub, firstSlot: hub ? 1 : ++slots }, integration);
-  const owner = new WorkspaceOwner(newInstanceId(config.pid), (instance) => workspaceFor(instance, true));
+  const workspaceFor = (instance: string, hub: boolean, host: string): Workspace => {
+    if (host !== "local") {
+      const remote = { hubSession: hosts.hubSession, logs: remoteHost(host).logs };
+      return new Workspace(config, events, hosts.link(host), { instance, hub: false, firstSlot: 0, remote });
+    }
+    return new Workspace(config, events, tmux, { instance, hub, firstSlot: hub ? 1 : ++slots }, integration);
+  };
+  const owner = new WorkspaceOwner(newInstanceId(config.pid), (instance, host) => workspaceFor(instance, true, host));
   const workspace = owner.workspaceOn("local");
   const sessionOwners = new Set<WorkspaceOwner>();
   tmux.onStatus((status) => logTmuxStatus(events, status));
@@ -101,40 +124,69 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const executor = new Executor(tmux, output, config.stateDir, spool, proc);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
-  const hosts = new HostRegistry(tmux, {
+  const hosts: HostRegistry = new HostRegistry(tmux, {
     hosts: config.hosts,
     sshConfig: config.sshConfig,
     hubSession: `tmuxwright-link-${workspace.instance}`,
+    keep: config.keep,
   });
   for (const name of hosts.names().slice(1)) {
     hosts.link(name).onStatus((status) => logTmuxStatus(events, status, name));
   }
-  return {
-    config,
+  const local: HostServices = {
     tmux,
+    output,
+    proc,
+    executor,
+    processes: new ProcessManager(tmux, executor, events, proc),
+    jobs: executor.jobs,
+    paster: new Paster(tmux, config.pid),
+    buffers,
+    display: new DisplayPanes(tmux),
+  };
+  const remotes = new Map<string, HostServices & { logs: RemoteLogs }>();
+  const remoteHost = (name: string): HostServices & { logs: RemoteLogs } => {
+    let services = remotes.get(name);
+    if (!services) {
+      const link = hosts.link(name); // HOST_NOT_CONFIGURED for anything else
+      const hostOutput = new PaneOutput(link, logDir(config.stateDir));
+      const hostProc = new ProcReader(link, config.stateDir);
+      const hostExecutor = new Executor(link, hostOutput, config.stateDir, spool, hostProc);
+      services = {
+        tmux: link,
+        output: hostOutput,
+        proc: hostProc,
+        executor: hostExecutor,
+        processes: new ProcessManager(link, hostExecutor, events, hostProc),
+        jobs: hostExecutor.jobs,
+        paster: new Paster(link, config.pid),
+        buffers: new BufferRegistry(link, config.pid),
+        display: new DisplayPanes(link),
+        logs: new RemoteLogs(link, { maxBytes: config.logMaxBytes, keep: config.logKeep }),
+      };
+      remotes.set(name, services);
+    }
+    return services;
+  };
+  return {
+    ...local,
+    config,
     hosts,
     owner,
     workspace,
     newOwner() {
       const created: WorkspaceOwner = new WorkspaceOwner(
         newInstanceId(config.pid),
-        (instance) => workspaceFor(instance, false),
+        (instance, host) => workspaceFor(instance, false, host),
         () => sessionOwners.delete(created),
       );
       sessionOwners.add(created);
       return created;
     },
-    output,
     spool,
-    proc,
-    executor,
-    processes: new ProcessManager(tmux, executor, events, proc),
-    jobs: executor.jobs,
-    paster: new Paster(tmux, config.pid),
     screens: new ScreenRenderer(),
-    buffers,
     channels,
-    display: new DisplayPanes(tmux),
+    onHost: (host) => host === "local" ? local : remoteHost(host),
     audit,
     patterns: new PatternCompiler(),
     events,
@@ -143,12 +195,17 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         channels.close();
         await buffers.close();
         paneSet.close();
-        await hosts.close();
-        // Session owners first, over one-shot calls; then the hub, as its link goes down.
+        // Session owners first, over one-shot calls (and their remote panes while the links are up); then the hub.
         await Promise.all([...sessionOwners].map((o) => o.end()));
+        await owner.endRemote();
+        await hosts.close();
         tmux.kill();
         await owner.end();
       } finally {
+        for (const services of remotes.values()) {
+          services.logs.close();
+          services.output.close();
+        }
         output.close();
         audit.close();
       }

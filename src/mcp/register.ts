@@ -18,6 +18,8 @@ import { type Config, type Profile, TIERS } from "../config.ts";
 import { scrubErrorText } from "../safety/scrub.ts";
 import { inputJsonSchema } from "./schema.ts";
 import { ImageResult } from "./results.ts";
+import { appOnHost, hostPaneId, routeHost, tagResult } from "./hosts.ts";
+import { FAN_OUT } from "./fan_out.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
 // Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
@@ -108,13 +110,16 @@ async function callTool(
 ): Promise<CallToolResult> {
   const started = performance.now();
   const token = extra._meta?.progressToken;
-  const ctx = new ToolContext(app, extra.signal, async (progress, total, message) => {
-    if (token === undefined) return;
-    await extra.sendNotification({
-      method: "notifications/progress",
-      params: { progressToken: token, progress, total, message },
-    });
-  }, context.origin);
+  const contextOn = (host: string) =>
+    new ToolContext(appOnHost(app, host), extra.signal, async (progress, total, message) => {
+      if (token === undefined) return;
+      await extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress, total, message },
+      });
+    }, context.origin);
+  let ctx = contextOn("local");
+  let host = "local";
   let result: CallToolResult;
   let outcome: "ok" | "error" | "denied" = "ok";
   let code: string | undefined;
@@ -127,9 +132,19 @@ async function callTool(
         `Restart tmuxwright with --safety ${tool.tier} (or TMUXWRIGHT_SAFETY=${tool.tier}) to allow it.`,
       );
     }
-    const parsed = schema.safeParse(args);
+    const route = routeHost(app, args);
+    host = route.host;
+    const parsed = schema.safeParse(route.args);
     if (!parsed.success) throw invalidArguments(name, parsed.error);
-    result = okResult(await tool.handler(parsed.data as never, ctx));
+    if (route.unrouted && app.hosts.hasRemote && FAN_OUT.has(tool.name)) {
+      const data = parsed.data as Record<string, unknown>;
+      const runOn = (on: string, override = {}) => tool.handler({ ...data, ...override } as never, contextOn(on));
+      result = okResult(await FAN_OUT.get(tool.name)!(app, runOn, data));
+    } else {
+      ctx = contextOn(host);
+      const value = await tool.handler(parsed.data as never, ctx);
+      result = okResult(app.hosts.hasRemote ? tagResult(value, host) : value);
+    }
   } catch (thrown) {
     const error = toToolError(thrown);
     if (error.code === "INTERNAL") console.error(`[tmuxwright] ${name} failed:`, thrown);
@@ -146,7 +161,8 @@ async function callTool(
   );
   await app.audit.record({
     tool: name,
-    paneId: ctx.paneId ?? (typeof args.pane_id === "string" ? args.pane_id : null),
+    paneId: hostPaneId(host, ctx.paneId) ?? (typeof args.pane_id === "string" ? args.pane_id : null),
+    host,
     args,
     outcome,
     error: code,

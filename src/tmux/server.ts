@@ -28,6 +28,7 @@ export class TmuxServer {
   #client: ControlClient | null = null;
   #connecting: Promise<ControlClient> | null = null;
   readonly #notificationListeners = new Set<(name: string, args: string) => void>();
+  readonly #outputListeners = new Set<(paneId: string, bytes: Uint8Array) => void>();
   readonly #statusListeners = new Set<(status: TmuxStatus) => void>();
   #connections = 0;
   #stopping = false;
@@ -120,6 +121,12 @@ export class TmuxServer {
     return () => this.#notificationListeners.delete(listener);
   }
 
+  /** `%output` of the panes in the attached session; a remote link only (a local one attaches with no-output). */
+  onOutput(listener: (paneId: string, bytes: Uint8Array) => void): () => void {
+    this.#outputListeners.add(listener);
+    return () => this.#outputListeners.delete(listener);
+  }
+
   /** Connects, reconnects, losses of the connection and slow commands, as they happen. */
   onStatus(listener: (status: TmuxStatus) => void): () => void {
     this.#statusListeners.add(listener);
@@ -171,6 +178,8 @@ export class TmuxServer {
     let attached = false;
     const handlers: ControlHandlers = {
       notification: (name, args) => this.#notificationListeners.forEach((l) => l(name, args)),
+      // Only a remote link attaches with output on (its panes' logs are written from it).
+      output: (paneId, bytes) => this.#outputListeners.forEach((l) => l(paneId, bytes)),
       closed: (reason) => {
         if (attached && !this.#stopping) this.#status({ kind: "lost", reason });
       },

@@ -51,7 +51,7 @@ export function sshArgs(target: SshTarget, remoteCommand: string): string[] {
  * The remote side of a control connection, run by the user's login shell (sh, bash, zsh, fish,
  * tcsh all read a single-quoted `sh -c '…'` the same way: no `'`, `\` or `!` inside). It checks
  * tmux is there and new enough, creates `session` unless it exists, then becomes `tmux -u -C
- * attach`. Its stderr lines starting `tmuxwright:` are read by classifySshFailure.
+ * attach` with output on (remote panes live in that session; their logs are written from it). Its stderr lines starting `tmuxwright:` are read by classifySshFailure.
  */
 export function remoteControlCommand(session: string): string {
   if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
@@ -60,7 +60,7 @@ export function remoteControlCommand(session: string): string {
     "v=$(tmux -V)",
     'case "$v" in "tmux "[012].*|"tmux 3."[01]*) echo "tmuxwright: tmux-old $v" >&2; exit 126;; esac',
     `tmux -u has-session -t =${session} 2>/dev/null || tmux -u new-session -d -s ${session} -x 200 -y 50 || exit 1`,
-    `exec tmux -u -C attach-session -f no-output -t =${session}`,
+    `exec tmux -u -C attach-session -t =${session}`,
   ].join("; ");
   return `sh -c '${script}'`;
 }

@@ -7,7 +7,7 @@ import type { PaneInfo } from "../panes/mod.ts";
 import { OutputCollector } from "./collector.ts";
 import { HookScanner, NestedScanner } from "./hook_scanner.ts";
 import { LOOK_BACK, markedPrompt } from "./marked_prompt.ts";
-import { commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
+import { bufferWrapperLine, commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
 import { PROMPT_GRACE_MS, type ShellKind, waitForPrompt } from "./prompt.ts";
 import { foreground, shellKind } from "./shell.ts";
 import { PaneStream } from "./stream.ts";
@@ -190,6 +190,7 @@ export class Typist {
   }
 
   async #typeWrapped(prepared: Prepared, command: string, options: { cwd?: string; keepBytes?: number }) {
+    if (this.tmux.remote) return await this.#typeRemote(prepared, command, options);
     const { pane, shell } = prepared;
     const id = newMarkerId(++this.#count);
     const file = join(await this.#execDir(), `${id}.sh`);
@@ -202,6 +203,29 @@ export class Typist {
     try {
       await this.tmux.batch([
         ["send-keys", "-t", pane.paneId, "-l", "--", wrapperLine(shell.kind, id, file)],
+        ["send-keys", "-t", pane.paneId, "Enter"],
+      ]);
+    } catch (error) {
+      typed.close();
+      throw error;
+    }
+    return typed;
+  }
+
+  /** On another host: the command goes into a paste buffer there, the wrapper line reads it (markers.ts). */
+  async #typeRemote(prepared: Prepared, command: string, options: { cwd?: string; keepBytes?: number }) {
+    const { pane, shell } = prepared;
+    const id = newMarkerId(++this.#count);
+    const buffer = `tmuxwright-cmd-${id}`;
+    const markers = new MarkerScanner(id);
+    const scanner = prepared.outer ? new NestedScanner(markers, prepared.outer.nonce, prepared.outer.seq) : markers;
+    const typed = follow(prepared, id, scanner, new OutputCollector(options.keepBytes), () => {
+      this.tmux.run("delete-buffer", "-b", buffer).catch(() => {});
+    });
+    try {
+      await this.tmux.batch([
+        ["set-buffer", "-b", buffer, "--", command.replace(/\n+$/, "")],
+        ["send-keys", "-t", pane.paneId, "-l", "--", bufferWrapperLine(shell.kind, id, buffer, options.cwd)],
         ["send-keys", "-t", pane.paneId, "Enter"],
       ]);
     } catch (error) {

@@ -13,6 +13,8 @@ export interface HostRegistryOptions {
   sshConfig: string | null;
   /** The session each link's control client attaches to on its host (shell-safe, unique per process). */
   hubSession: string;
+  /** --keep: the hub sessions stay on the hosts (with the panes kept in them). */
+  keep?: boolean;
   /** Keep-alive and connect timing (tests shorten it). */
   timing?: Pick<SshTarget, "aliveIntervalSec" | "aliveCountMax" | "connectTimeoutSec">;
 }
@@ -39,6 +41,11 @@ export class HostRegistry {
         ...timing,
       });
     }
+  }
+
+  /** The session each link attaches to on its host; every remote pane of this process lives there. */
+  get hubSession(): string {
+    return this.options.hubSession;
   }
 
   /** "local" first, then the configured hosts in the order given. */
@@ -86,7 +93,7 @@ export class HostRegistry {
     this.#closed = true;
     await Promise.all(
       this.links().map(async (link) => {
-        if (link.connected) {
+        if (link.connected && !this.options.keep) {
           await Promise.race([
             link.run("kill-session", "-t", `=${this.options.hubSession}`).catch(() => {}),
             new Promise((resolve) => setTimeout(resolve, 1000)),

@@ -6,9 +6,11 @@ export function logDir(stateDir: string): string {
   return join(stateDir, "logs");
 }
 
-export function logPathFor(stateDir: string, ownerPid: number, paneId: string): string {
+/** A remote host's pane has the host in its name (`<pid>-<host>-<N>-<stamp>.log`): pane ids repeat across hosts. */
+export function logPathFor(stateDir: string, ownerPid: number, paneId: string, host = "local"): string {
   const stamp = Date.now().toString(36);
-  return join(logDir(stateDir), `${ownerPid}-${paneId.slice(1)}-${stamp}.log`);
+  const where = host === "local" ? "" : `${host}-`;
+  return join(logDir(stateDir), `${ownerPid}-${where}${paneId.slice(1)}-${stamp}.log`);
 }
 
 export interface RotationLimits {

@@ -25,3 +25,4 @@ export {
   readLogsMarker,
 } from "./budget.ts";
 export { OutputSpool } from "./spool.ts";
+export { RemoteLogs } from "./remote_logs.ts";

@@ -15,6 +15,7 @@ export interface SubscribeOptions {
   borrow?: boolean;
 }
 import { SessionTaps } from "./session_taps.ts";
+import { ToolError } from "../errors.ts";
 
 /** What the output source needs to know of a pane (a `PaneInfo` is one). */
 export interface OutputPane {
@@ -37,7 +38,7 @@ export class PaneOutput {
   readonly follower: LogFollower;
   readonly taps: SessionTaps;
 
-  constructor(tmux: TmuxServer, private readonly logDir: string) {
+  constructor(private readonly tmux: TmuxServer, private readonly logDir: string) {
     this.follower = new LogFollower(logDir);
     this.taps = new SessionTaps(tmux.socketArgs, tmux.sessionGuard);
   }
@@ -56,6 +57,13 @@ export class PaneOutput {
       const start = fromOffset ?? await logSize(pane.logPath!);
       const handle: FollowHandle = this.follower.follow(pane.logPath!, start, (bytes) => onBytes(bytes), { borrow });
       return { close: () => handle.close() };
+    }
+    if (this.tmux.remote) {
+      throw new ToolError(
+        "INVALID_ARGUMENT",
+        `Cannot follow the output of pane ${pane.paneId} on host ${this.tmux.host}: only panes tmuxwright created there are logged`,
+        "Read its screen and scrollback with capture_pane, or create the pane with create_pane and host.",
+      );
     }
     return await this.taps.subscribe(pane.sessionName, pane.paneId, (bytes) => void onBytes(bytes));
   }

@@ -3,6 +3,7 @@ import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
+import type { RemoteLogs } from "../output/mod.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { openWorkspaceSession } from "./workspace_session.ts";
 import { PaneNameHints } from "./targets.ts";
@@ -48,6 +49,11 @@ export interface WorkspaceRole {
   hub: boolean;
   /** Tried first for the session name: 1 is `tmuxwright-<pid>`, n is `tmuxwright-<pid>-<n>`. */
   firstSlot: number;
+  /**
+   * On a remote host: every owner's panes live in the link's hub session (tmux sends `%output` only
+   * for the attached session's panes) and their logs are written locally from it.
+   */
+  remote?: { hubSession: string; logs: RemoteLogs };
 }
 
 /**
@@ -81,7 +87,9 @@ export class Workspace {
     private readonly integration?: ShellIntegration,
   ) {
     this.instance = role.instance;
-    this.#sessionName = role.firstSlot === 1
+    this.#sessionName = role.remote
+      ? role.remote.hubSession
+      : role.firstSlot === 1
       ? `tmuxwright-${config.pid}`
       : `tmuxwright-${config.pid}-${role.firstSlot}`;
   }
@@ -107,6 +115,7 @@ export class Workspace {
 
   /** The command a person runs to watch the workspace live. */
   get attachCommand(): string {
+    if (this.tmux.remote) return `tmuxwright attach --host ${this.tmux.host}`;
     return ["tmux", ...this.config.socketArgs, "attach", "-t", `=${this.#sessionName}`].join(" ");
   }
 
@@ -139,11 +148,15 @@ export class Workspace {
     const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
     // The user's own shell, at its prompt for commands: started with the marks of its integration.
-    const launch = options.argv === undefined && options.command === undefined
+    const launch = options.argv === undefined && options.command === undefined && !this.role.remote
       ? await this.integration?.launch(this.config.shell, options.login ?? false) ?? null
       : null;
     const program = options.argv ?? launch?.argv ??
-      (options.command === undefined ? shellArgs : [...shellArgs, "-c", options.command]);
+      (this.role.remote
+        ? remoteShell(options.command, options.login ?? false)
+        : options.command === undefined
+        ? shellArgs
+        : [...shellArgs, "-c", options.command]);
     const common = ["-d", "-P", "-F", PANE_TEMPLATE];
     if (options.cwd !== undefined) common.push("-c", escapeFormat(options.cwd));
     const env = { ...options.env, ...launch?.env };
@@ -172,24 +185,20 @@ export class Workspace {
       }
     }
     const pane = parsePanes(created)[0];
-    const logPath = logPathFor(this.config.stateDir, this.config.pid, pane.paneId);
+    const logPath = logPathFor(this.config.stateDir, this.config.pid, pane.paneId, this.tmux.host);
     const setups: string[][] = [
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_owner", String(this.config.pid)],
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_instance", this.instance],
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_workspace", this.#sessionName],
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_log", encodeName(logPath)],
       ["set-option", "-p", "-t", pane.paneId, "remain-on-exit", "on"],
-      [
-        "pipe-pane",
-        "-o",
-        "-t",
-        pane.paneId,
-        pipeCommand(logPath, {
-          maxBytes: this.config.logMaxBytes,
-          keep: this.config.logKeep,
-        }),
-      ],
     ];
+    if (this.role.remote) {
+      await this.role.remote.logs.register(pane.paneId, logPath); // from %output, before the gate opens
+    } else {
+      const limits = { maxBytes: this.config.logMaxBytes, keep: this.config.logKeep };
+      setups.push(["pipe-pane", "-o", "-t", pane.paneId, pipeCommand(logPath, limits)]);
+    }
     if (options.name !== undefined) {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_name", encodeName(options.name)]);
     }
@@ -208,7 +217,7 @@ export class Workspace {
       pane_id: pane.paneId,
       name: options.name ?? null,
       session: pane.sessionName,
-      socket: this.#socketPath,
+      socket: this.role.remote ? `ssh:${this.tmux.host}` : this.#socketPath,
       owner_pid: this.config.pid,
       instance: this.instance,
       created: new Date().toISOString(),
@@ -262,9 +271,36 @@ export class Workspace {
    */
   async open(): Promise<string> {
     if (this.#ended) throw workspaceEnded();
+    if (this.role.remote) return await this.#openRemote();
     await this.tmux.run("display-message", "-p", "ok"); // connects: the hub workspace exists, stale ones are reaped
     if (!this.role.hub) await this.prepare();
     return this.#sessionId!;
+  }
+
+  /**
+   * A remote workspace is the link's hub session (the link's script made it): its id is read, its
+   * first pane marked as the hub, and new panes get this server's history limit.
+   */
+  async #openRemote(): Promise<string> {
+    await ensureLogDir(this.config.stateDir);
+    const hub = `=${this.#sessionName}:`;
+    const [[line]] = await this.tmux.batch([
+      ["display-message", "-p", "-t", hub, "#{session_id}\x1f#{pane_id}"],
+      ["set-option", "-t", hub, "history-limit", String(this.config.historyLimit)],
+    ]);
+    const [sessionId, hubPane] = (line ?? "").split("\x1f");
+    if (!sessionId?.startsWith("$") || !hubPane?.startsWith("%")) {
+      throw new ToolError(
+        "TMUX_UNAVAILABLE",
+        `Cannot find the session ${this.#sessionName} on host ${this.tmux.host}: the link is attached but tmux did not name it`,
+        `Retry; if it persists, run tmuxwright doctor --host ${this.tmux.host}.`,
+      );
+    }
+    if (this.#sessionId !== sessionId) {
+      await this.tmux.run("set-option", "-p", "-t", hubPane, "@tmuxwright_hub", "1");
+    }
+    this.#sessionId = sessionId;
+    return sessionId;
   }
 
   /**
@@ -316,6 +352,18 @@ export class Workspace {
     return reaped;
   }
 
+  /** Kills this owner's panes on the host (logs stay here); with --keep they stay. A link that is down kills nothing. */
+  async #endRemote(): Promise<void> {
+    if (this.config.keep || this.#sessionId === null || !this.tmux.connected) return;
+    const listed = await this.tmux.run("list-panes", "-a", "-F", "#{pane_id}\x1f#{@tmuxwright_instance}").catch(
+      () => [],
+    );
+    const owned = listed.map((line) => line.split("\x1f")).filter(([id, owner]) =>
+      /^%\d+$/.test(id) && owner === this.instance
+    );
+    await this.tmux.batch(owned.map(([id]) => ["kill-pane", "-t", id])).catch(() => {});
+  }
+
   async #killOwnedElsewhere(): Promise<void> {
     const kills = await killOwnedElsewhere(this.config.socketArgs, this.instance, this.#sessionName);
     // Killing a session's last pane closes the session: guarded like kill-session.
@@ -334,6 +382,7 @@ export class Workspace {
 
   async #end(): Promise<void> {
     await this.#creating; // a pane being created when the end came goes with the rest
+    if (this.role.remote) return await this.#endRemote();
     const lock = this.#lock === null ? null : await this.#lock;
     const session = this.#sessionId;
     if (session !== null) {
@@ -351,6 +400,13 @@ export class Workspace {
     // Released last: until the workspace is gone or marked kept, nobody may take it for dead.
     await lock?.release();
   }
+}
+
+/** The remote user's own shell (tmux's SHELL there), or `command` run by it: tmuxwright's local shell may not exist there. */
+function remoteShell(command: string | undefined, login: boolean): string[] {
+  const shell = 'exec "${SHELL:-/bin/sh}" "$@"';
+  if (command !== undefined) return ["/bin/sh", "-c", shell, "sh", "-c", command];
+  return ["/bin/sh", "-c", shell, "sh", ...(login ? ["-l"] : [])];
 }
 
 function workspaceEnded(): ToolError {

@@ -19,7 +19,7 @@ export class WorkspaceOwner {
     private readonly onEnded?: () => void,
   ) {}
 
-  /** This owner's workspace on `host` (only `local` today), made on first call; its tmux session opens on first use. */
+  /** This owner's workspace on `host` made on first call; its tmux session opens on first use. */
   workspaceOn(host = "local"): Workspace {
     let workspace = this.#workspaces.get(host);
     if (!workspace) {
@@ -30,8 +30,18 @@ export class WorkspaceOwner {
     return workspace;
   }
 
+  /** Whether this owner has made its workspace on `host`. */
+  hasWorkspaceOn(host: string): boolean {
+    return this.#workspaces.has(host);
+  }
+
   get ended(): boolean {
     return this.#ended !== null;
+  }
+
+  /** Ends this owner's workspaces on remote hosts now (before their links close); the local one ends with `end()`. */
+  async endRemote(): Promise<void> {
+    await Promise.all([...this.#workspaces].filter(([host]) => host !== "local").map(([, w]) => w.end()));
   }
 
   /** Ends every workspace of this owner (panes killed and logs kept, or kept with --keep). Once only. */

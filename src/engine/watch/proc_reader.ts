@@ -29,8 +29,9 @@ export class ProcReader {
     if (!Number.isSafeInteger(panePid) || panePid <= 0) throw new RangeError(`invalid pid ${panePid}`);
     const script = options.terminal ? `${SCRIPT}; ${TERMINAL_SCRIPT}` : SCRIPT;
     // A pane on another host: the same script runs there, its output comes back through the link.
-    if (options.link?.remote) {
-      const result = await options.link.runShell(`P=${panePid}; ${script}`).catch(() => null);
+    const link = options.link ?? this.tmux;
+    if (link.remote) {
+      const result = await link.runShell(`P=${panePid}; ${script}`).catch(() => null);
       return result ? parseSnapshot(result.stdout) : new Map();
     }
     const dir = join(this.stateDir, "proc");

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { hostArg } from "../hosts.ts";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { paneIdArg } from "../args.ts";
 import { paneIds, RESULT_PANE_IDS } from "../results.ts";
@@ -159,6 +160,7 @@ export const logTools = [
       scrollback: z.number().int().min(0).max(100_000).optional().describe("history lines, default 0"),
       limit: z.number().int().min(1).max(200).optional().describe("panes per page, default 20"),
       offset: z.number().int().min(0).max(100_000).optional(),
+      host: hostArg.optional().describe("only this host's panes; default every host in use"),
     },
     result: {
       panes_searched: "panes looked at",

@@ -3,6 +3,7 @@ import { defineTool, READ_ONLY } from "../define.ts";
 import { commandArg, cwdArg, DIRECTIONS, nameArg, paneIdArg } from "../args.ts";
 import { assertKillable, checkCwd, checkName } from "../checks.ts";
 import { paneIds, paneSummary, RESULT_PANE_IDS } from "../results.ts";
+import { hostArg } from "../hosts.ts";
 import { listPanes } from "../../engine/panes/mod.ts";
 import * as patterns from "../../safety/patterns.ts";
 
@@ -25,6 +26,7 @@ export const paneTools = [
       login: z.boolean().optional().describe("login shell"),
       split_from: paneIdArg.optional(),
       direction: z.enum(DIRECTIONS).optional().describe("with split_from; default below"),
+      host: hostArg.optional(),
     },
     result: {
       ...RESULT_PANE_IDS,
@@ -60,6 +62,7 @@ export const paneTools = [
     input: {
       session: patterns.sessionRef.optional().describe("session name or $id"),
       owned_only: z.boolean().optional().describe("only panes this server created"),
+      host: hostArg.optional().describe("only this host's panes; default every host in use"),
     },
     result: {
       panes: "one entry per pane: ids and name, title, status (running/exited), exit_code (exited panes), command, " +

@@ -1,0 +1,103 @@
+import * as z from "zod";
+import type { App } from "../app.ts";
+import { ToolError } from "../engine/errors.ts";
+import { ImageResult } from "./results.ts";
+import { notConfigured } from "../engine/hosts/mod.ts";
+
+/**
+ * Pane references across hosts, in one place. Agents write `NAME:%N` (and `NAME:@N`, `NAME:$N`,
+ * `NAME:pane-name`) for a remote host's pane, or pass `host` where a tool creates or lists; the
+ * engine below sees only plain ids on that host's own tmux server. Results going back get the
+ * prefix again and a `host` field, so they chain unchanged. A prefix that is not a configured
+ * host is HOST_NOT_CONFIGURED, whatever it contains; it never reaches ssh.
+ */
+
+/** The `host` argument of the tools that create, list or search. */
+export const hostArg = z.string().min(1).max(200).describe('host name from the server\'s --host list; default "local"');
+
+/** Arguments that hold a pane reference (an id or a name). */
+const PANE_FIELDS = ["pane_id", "split_from", "other_pane_id"];
+/** Arguments that hold a window or session reference: only the id forms carry a host (`dev:1` is session:index). */
+const ID_FIELDS = ["window", "session", "target"];
+const REMOTE_ID = /^([^:]{1,200}):([%@$]\d+)$/;
+const REMOTE_PANE = /^([^:]{1,200}):(.+)$/;
+
+export interface HostRoute {
+  /** "local" or a configured host name. */
+  host: string;
+  /** The arguments with host prefixes removed (and `host` itself, which the tools never read). */
+  args: Record<string, unknown>;
+  /** Set when `host` was not given and no argument names one: the tool may run on every host. */
+  unrouted: boolean;
+}
+
+/** Finds the host a call is for and strips it from the arguments; mixed hosts are INVALID_ARGUMENT. */
+export function routeHost(app: App, args: Record<string, unknown>): HostRoute {
+  const found = new Map<string, string>(); // host → the argument that named it
+  const stripped: Record<string, unknown> = { ...args };
+  if (typeof args.host === "string") found.set(checkHost(app, args.host), "host");
+  delete stripped.host;
+  for (const field of [...PANE_FIELDS, ...ID_FIELDS]) {
+    const value = args[field];
+    if (typeof value !== "string") continue;
+    const match = (PANE_FIELDS.includes(field) ? REMOTE_PANE : REMOTE_ID).exec(value);
+    if (!match) continue;
+    const host = checkHost(app, match[1]);
+    if (!found.has(host)) found.set(host, field);
+    stripped[field] = match[2];
+  }
+  if (found.size > 1) {
+    const named = [...found].map(([host, field]) => `${field} is on ${host}`).join(", ");
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `Cannot act across hosts in one call: ${named}`,
+      "Give panes of one host; move output between hosts by reading from one and sending to the other.",
+    );
+  }
+  const host = found.keys().next().value ?? "local";
+  return { host, args: stripped, unrouted: found.size === 0 && args.host === undefined };
+}
+
+function checkHost(app: App, name: string): string {
+  if (app.hosts.isKnown(name)) return name;
+  throw notConfigured(name, app.hosts.names());
+}
+
+/** The connection's app as seen on `host`: that host's link and services, and the owner's workspace there. */
+export function appOnHost(app: App, host: string): App {
+  if (host === "local") return app;
+  return { ...app, ...app.onHost(host), workspace: app.owner.workspaceOn(host) };
+}
+
+const ID_KEYS = new Set(["pane_id", "window_id", "session_id", "split_from", "other_pane_id", "source_pane_id"]);
+
+/**
+ * Names the host in a result: ids of a remote host's panes get `NAME:`, and every object that
+ * carries a `pane_id` gets `host` (local results too, once any remote host is configured).
+ */
+export function tagHost<T>(value: T, host: string): T {
+  if (Array.isArray(value)) return value.map((item) => tagHost(item, host)) as T;
+  if (value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = host !== "local" && ID_KEYS.has(key) && typeof item === "string" && /^[%@$]\d+$/.test(item)
+      ? `${host}:${item}`
+      : tagHost(item, host);
+  }
+  if ("pane_id" in out && !("host" in out)) out.host = host;
+  return out as T;
+}
+
+/** `NAME:%N` for a remote pane (audit lines and logs), the plain id locally. */
+export function hostPaneId(host: string, paneId: string | null): string | null {
+  return paneId === null || host === "local" ? paneId : `${host}:${paneId}`;
+}
+
+/** `tagHost` for a tool's value (an image result's fields). */
+export function tagResult(
+  value: Record<string, unknown> | ImageResult,
+  host: string,
+): Record<string, unknown> | ImageResult {
+  if (value instanceof ImageResult) return new ImageResult(tagHost(value.fields, host), value.data, value.mimeType);
+  return { ...tagHost(value, host), host };
+}

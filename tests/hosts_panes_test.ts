@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { TestServer, until } from "./helpers/harness.ts";
+import { SshLab } from "./helpers/sshd.ts";
+import type { ExecResult, LogTail } from "./helpers/results.ts";
+
+/** A server with the lab's hosts alpha and beta configured (ssh aliases of the same names). */
+function serverFor(lab: SshLab): Promise<TestServer> {
+  return TestServer.start({
+    env: { TMUXWRIGHT_HOSTS: "alpha=alpha,beta=beta", TMUXWRIGHT_SSH_CONFIG: lab.configFile },
+  });
+}
+
+Deno.test({
+  name: "remote panes through the tools over real OpenSSH",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const lab = await SshLab.start();
+    const server = await serverFor(lab);
+    try {
+      let web = "";
+      await t.step("create_pane with host makes the pane on that host, named and chained by NAME:%N", async () => {
+        const created = await server.call<Record<string, string>>("create_pane", { host: "alpha", name: "web" });
+        assert.match(created.pane_id, /^alpha:%\d+$/);
+        assert.match(created.window_id, /^alpha:@\d+$/);
+        assert.match(created.session_id, /^alpha:\$\d+$/);
+        assert.equal(created.host, "alpha");
+        assert.equal(created.attach_command, "tmuxwright attach --host alpha");
+        web = created.pane_id;
+        // It is a pane of alpha's tmux server, not of the local one.
+        const remote = await lab.remoteTmux("alpha", "list-panes", "-a", "-F", "#{pane_id} #{@tmuxwright_name}");
+        assert.match(remote.stdout, new RegExp(`^${web.slice("alpha:".length)} web$`, "m"));
+        const local = await server.tmux("list-panes", "-a", "-F", "#{@tmuxwright_name}");
+        assert.ok(!/^web$/m.test(local.stdout), local.stdout);
+      });
+
+      await t.step("execute_command on a remote pane: exact output and exit code; state persists", async () => {
+        const first = await server.call<ExecResult & { host: string }>("execute_command", {
+          pane_id: web,
+          command: "cd /tmp && printf 'one\\ntwo\\n'; echo \"$TMUX_TMPDIR\"; (exit 7)",
+        });
+        assert.equal(first.exit_code, 7);
+        assert.equal(first.output, `one\ntwo\n${lab.tmuxTmpdir("alpha")}`);
+        assert.equal(first.pane_id, web);
+        assert.equal(first.host, "alpha");
+        const second = await server.call<ExecResult>("execute_command", { pane_id: "alpha:web", command: "pwd" });
+        assert.equal(second.output, "/tmp");
+        assert.equal(second.exit_code, 0);
+        const multi = await server.call<ExecResult>("execute_command", {
+          pane_id: web,
+          command: 'for i in 1 2 3; do\n  echo "line $i"\ndone',
+          cwd: "/",
+        });
+        assert.equal(multi.output, "line 1\nline 2\nline 3");
+      });
+
+      await t.step("send_keys, wait_for_text, capture_pane and read_logs on the remote pane", async () => {
+        await server.call("send_keys", { pane_id: web, text: "echo marker-$((6*7))", enter: true });
+        const waited = await server.call<Record<string, unknown>>("wait_for_text", {
+          pane_id: web,
+          pattern: "marker-42",
+          timeout_ms: 10_000,
+        });
+        assert.equal(waited.matched, true, JSON.stringify(waited));
+        const captured = await server.call<{ text: string; pane_id: string }>("capture_pane", { pane_id: web });
+        assert.match(captured.text, /^marker-42$/m);
+        assert.equal(captured.pane_id, web);
+        const logs = await server.call<LogTail>("read_logs", { pane_id: web });
+        assert.match(logs.content, /marker-42/);
+        assert.match(logs.content, /line 3/);
+      });
+
+      await t.step("list_panes and search_panes cover every host in use", async () => {
+        await server.call("execute_command", { command: "echo local-needle" });
+        await server.call("execute_command", { pane_id: web, command: "echo remote-needle" });
+        const listed = await server.call<{ panes: Record<string, unknown>[] }>("list_panes", {});
+        const hosts = listed.panes.map((p) => `${p.host} ${p.name}`);
+        assert.ok(hosts.includes("local default"), hosts.join(", "));
+        assert.ok(hosts.includes("alpha web"), hosts.join(", "));
+        const only = await server.call<{ panes: Record<string, unknown>[] }>("list_panes", { host: "alpha" });
+        assert.deepEqual(only.panes.map((p) => p.pane_id), [web]);
+        const found = await server.call<{ matches: Record<string, unknown>[] }>("search_panes", { pattern: "needle" });
+        const where = found.matches.map((m) => `${m.host}`).sort();
+        assert.deepEqual(where, ["alpha", "local"]);
+      });
+
+      await t.step("hosts that are not configured are refused whatever they contain; mixed hosts too", async () => {
+        for (const host of ["root@127.0.0.1", "-oProxyCommand=id", "a; id", "gamma"]) {
+          const error = await server.callError("create_pane", { host });
+          assert.match(error, /^HOST_NOT_CONFIGURED: /, error);
+        }
+        const prefixed = await server.callError("capture_pane", { pane_id: "gamma:%1" });
+        assert.match(
+          prefixed,
+          /^HOST_NOT_CONFIGURED: Host "gamma" is not configured; this server can reach: local, alpha, beta/,
+        );
+        const mixed = await server.callError("create_pane", { host: "beta", split_from: "alpha:web" });
+        assert.match(mixed, /^INVALID_ARGUMENT: Cannot act across hosts/);
+      });
+
+      await t.step("kill_pane on a remote pane; the server's end removes its remote panes", async () => {
+        const other = await server.call<Record<string, string>>("create_pane", { host: "alpha", command: "sleep 600" });
+        await server.call("kill_pane", { pane_id: other.pane_id });
+        const panes = await lab.remoteTmux("alpha", "list-panes", "-a", "-F", "#{pane_id}");
+        assert.ok(!panes.stdout.split("\n").includes(other.pane_id.slice("alpha:".length)));
+        await server.close();
+        await until(
+          () => lab.remoteTmux("alpha", "list-panes", "-a", "-F", "#{@tmuxwright_name}"),
+          (left) => !/^web$/m.test(left.stdout),
+        );
+      });
+    } finally {
+      await server.close();
+      await lab.close();
+    }
+  },
+});
