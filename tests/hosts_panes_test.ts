@@ -19,6 +19,7 @@ Deno.test({
     const server = await serverFor(lab);
     try {
       let web = "";
+      let svc = "";
       await t.step("create_pane with host makes the pane on that host, named and chained by NAME:%N", async () => {
         const created = await server.call<Record<string, string>>("create_pane", { host: "alpha", name: "web" });
         assert.match(created.pane_id, /^alpha:%\d+$/);
@@ -70,6 +71,50 @@ Deno.test({
         assert.match(logs.content, /line 3/);
       });
 
+      await t.step("start_process with readiness, pane_state, watch_pane, capture_since, stop_process", async () => {
+        const started = await server.call<Record<string, unknown>>("start_process", {
+          host: "alpha",
+          name: "svc",
+          command: "sleep 0.3; echo 'listening on 8080'; sleep 600",
+          ready: "listening on \\d+",
+          timeout_ms: 20_000,
+        });
+        assert.equal(started.outcome, "ready", JSON.stringify(started));
+        assert.match(String(started.pane_id), /^alpha:%\d+$/);
+        svc = String(started.pane_id);
+        const state = await server.call<Record<string, unknown>>("pane_state", { pane_id: "alpha:svc" });
+        assert.equal(state.foreground_command, "sleep", JSON.stringify(state));
+        const since = await server.call<{ cursor: string }>("capture_since", { pane_id: "alpha:svc" });
+        assert.match(since.cursor, /^alpha:tw1\./);
+        const watching = server.call<Record<string, unknown>>("watch_pane", {
+          pane_id: web,
+          triggers: ["pattern:after-\\w+"],
+          timeout_ms: 10_000,
+        });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await server.call("send_keys", { pane_id: web, text: "echo after-watch", enter: true });
+        const watched = await watching;
+        assert.match(JSON.stringify(watched), /after-watch/);
+        const stopped = await server.call<Record<string, unknown>>("stop_process", { pane_id: started.pane_id });
+        assert.equal(stopped.stopped, true, JSON.stringify(stopped));
+        const later = await server.call<{ text: string }>("capture_since", { cursor: since.cursor });
+        assert.ok(typeof later.text === "string");
+      });
+
+      await t.step("run_in_repl and snapshot_pane on a remote pane", async () => {
+        const repl = await server.call<Record<string, string>>("create_pane", { host: "alpha", command: "python3 -q" });
+        const answer = await server.call<Record<string, unknown>>("run_in_repl", {
+          pane_id: repl.pane_id,
+          input: "print(6 * 7)",
+          prompt: "^>>> $",
+          timeout_ms: 15_000,
+        });
+        assert.match(String(answer.output), /42/, JSON.stringify(answer));
+        const snap = await server.call<{ content: string }>("snapshot_pane", { pane_id: repl.pane_id, format: "text" });
+        assert.match(snap.content, /42/);
+        await server.call("kill_pane", { pane_id: repl.pane_id });
+      });
+
       await t.step("list_panes and search_panes cover every host in use", async () => {
         await server.call("execute_command", { command: "echo local-needle" });
         await server.call("execute_command", { pane_id: web, command: "echo remote-needle" });
@@ -78,7 +123,7 @@ Deno.test({
         assert.ok(hosts.includes("local default"), hosts.join(", "));
         assert.ok(hosts.includes("alpha web"), hosts.join(", "));
         const only = await server.call<{ panes: Record<string, unknown>[] }>("list_panes", { host: "alpha" });
-        assert.deepEqual(only.panes.map((p) => p.pane_id), [web]);
+        assert.deepEqual(only.panes.map((p) => `${p.pane_id} ${p.name}`), [`${web} web`, `${svc} svc`]);
         const found = await server.call<{ matches: Record<string, unknown>[] }>("search_panes", { pattern: "needle" });
         const where = found.matches.map((m) => `${m.host}`).sort();
         assert.deepEqual(where, ["alpha", "local"]);

@@ -15,8 +15,8 @@ import { notConfigured } from "../engine/hosts/mod.ts";
 /** The `host` argument of the tools that create, list or search. */
 export const hostArg = z.string().min(1).max(200).describe('host name from the server\'s --host list; default "local"');
 
-/** Arguments that hold a pane reference (an id or a name). */
-const PANE_FIELDS = ["pane_id", "split_from", "other_pane_id"];
+/** Arguments that hold a pane reference (an id or a name), or a cursor (`HOST:tw1.…` for a remote pane's). */
+const PANE_FIELDS = ["pane_id", "split_from", "other_pane_id", "cursor"];
 /** Arguments that hold a window or session reference: only the id forms carry a host (`dev:1` is session:index). */
 const ID_FIELDS = ["window", "session", "target"];
 const REMOTE_ID = /^([^:]{1,200}):([%@$]\d+)$/;
@@ -80,9 +80,9 @@ export function tagHost<T>(value: T, host: string): T {
   if (value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = host !== "local" && ID_KEYS.has(key) && typeof item === "string" && /^[%@$]\d+$/.test(item)
-      ? `${host}:${item}`
-      : tagHost(item, host);
+    const remoteRef = host !== "local" && typeof item === "string" &&
+      (ID_KEYS.has(key) && /^[%@$]\d+$/.test(item) || key === "cursor" && item.startsWith("tw1."));
+    out[key] = remoteRef ? `${host}:${item}` : tagHost(item, host);
   }
   if ("pane_id" in out && !("host" in out)) out.host = host;
   return out as T;

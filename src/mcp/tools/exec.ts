@@ -3,6 +3,7 @@ import { defineTool } from "../define.ts";
 import { commandArg, cwdArg, nameArg, paneIdArg } from "../args.ts";
 import { assertKillable, checkCwd, checkName, checkNoNul } from "../checks.ts";
 import { paneIds, RESULT_PANE_IDS } from "../results.ts";
+import { hostArg } from "../hosts.ts";
 import type { ToolContext } from "../context.ts";
 import type { PaneInfo } from "../../engine/panes/mod.ts";
 import { ToolError } from "../../engine/errors.ts";
@@ -120,6 +121,7 @@ export const execTools = [
       command: commandArg,
       name: nameArg.optional(),
       pane_id: paneIdArg.optional(),
+      host: hostArg.optional().describe("the new pane's host (without pane_id); default local"),
       ready: z.string().min(1).max(1000).optional().describe("regex for the ready line (RE2 syntax)"),
       timeout_ms: timeoutArg.optional(),
       max_output: maxOutputArg,
