@@ -160,3 +160,73 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a cut link fails calls with HOST_UNREACHABLE, heals on the next call, and the log loses no line",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const lab = await SshLab.start();
+    const server = await serverFor(lab);
+    try {
+      const counter = await server.call<Record<string, string>>("create_pane", {
+        host: "alpha",
+        command: 'sleep 0.5; for i in $(seq 1 300); do echo "n=$i"; sleep 0.01; done; echo done-counting; sleep 600',
+      });
+      await server.call("wait_for_text", {
+        pane_id: counter.pane_id,
+        pattern: "n=20$",
+        regex: true,
+        timeout_ms: 20_000,
+      });
+
+      await t.step("calls in flight and during the outage fail with HOST_UNREACHABLE naming the host", async () => {
+        const inFlight = server.raw("wait_for_text", {
+          pane_id: counter.pane_id,
+          pattern: "never-x",
+          timeout_ms: 60_000,
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const cutAt = performance.now();
+        lab.relay("alpha").blackhole();
+        lab.relay("alpha").cut();
+        const error = await inFlight;
+        const failedAfter = performance.now() - cutAt;
+        assert.equal(error.isError, true, error.text);
+        assert.match(error.text, /^HOST_UNREACHABLE: Host "alpha" \(alpha\) is unreachable: the connection dropped/);
+        assert.ok(failedAfter < 3_000, `failed after ${failedAfter} ms`);
+        // Local panes are unaffected.
+        const local = await server.call<ExecResult>("execute_command", { command: "echo still-here" });
+        assert.equal(local.output, "still-here");
+        await new Promise((resolve) => setTimeout(resolve, 1_500)); // the counter goes on, unseen
+      });
+
+      await t.step("healed: the next call reconnects; the log has every line once and names the gap", async () => {
+        lab.relay("alpha").heal();
+        const back = await until(() => server.raw("capture_pane", { pane_id: counter.pane_id }), (r) => !r.isError);
+        assert.match(back.text, /n=\d+/);
+        await server.call("wait_for_text", {
+          pane_id: counter.pane_id,
+          pattern: "done-counting",
+          since: "screen",
+          timeout_ms: 30_000,
+        });
+        const log = await server.call<LogTail & { gaps?: Record<string, unknown>[] }>("read_logs", {
+          pane_id: counter.pane_id,
+          lines: 1000,
+          max_output: 100_000,
+        });
+        const numbers = log.content.split("\n").map((line) => /^n=(\d+)$/.exec(line.trim())?.[1]).filter(Boolean);
+        assert.deepEqual(numbers.map(Number), Array.from({ length: 300 }, (_, i) => i + 1), log.content);
+        assert.equal(log.gaps?.length, 1, JSON.stringify(log.gaps));
+        assert.equal(log.gaps![0].kind, "history");
+        // A budget marker names the remote pane as the agent would (HOST:%N).
+        const cut = await server.call<LogTail>("read_logs", { pane_id: counter.pane_id, lines: 1000, max_output: 256 });
+        assert.match(cut.content, new RegExp(`read_logs \\{"pane_id":"${counter.pane_id}",`));
+      });
+    } finally {
+      await server.close();
+      await lab.close();
+    }
+  },
+});

@@ -2,7 +2,7 @@ import * as z from "zod";
 import type { App } from "../app.ts";
 import { ToolError } from "../engine/errors.ts";
 import { ImageResult } from "./results.ts";
-import { notConfigured } from "../engine/hosts/mod.ts";
+import { notConfigured, unreachable } from "../engine/hosts/mod.ts";
 
 /**
  * Pane references across hosts, in one place. Agents write `NAME:%N` (and `NAME:@N`, `NAME:$N`,
@@ -69,6 +69,8 @@ export function appOnHost(app: App, host: string): App {
   return { ...app, ...app.onHost(host), workspace: app.owner.workspaceOn(host) };
 }
 
+/** How readLogsMarker names the pane in an output budget's marker line. */
+const MARKER_CALL = 'read_logs {"pane_id":"%';
 const ID_KEYS = new Set(["pane_id", "window_id", "session_id", "split_from", "other_pane_id", "source_pane_id"]);
 
 /**
@@ -76,6 +78,10 @@ const ID_KEYS = new Set(["pane_id", "window_id", "session_id", "split_from", "ot
  * carries a `pane_id` gets `host` (local results too, once any remote host is configured).
  */
 export function tagHost<T>(value: T, host: string): T {
+  // Budget markers in output text name the call that returns what they left out.
+  if (typeof value === "string" && host !== "local" && value.includes(MARKER_CALL)) {
+    return value.replaceAll(MARKER_CALL, `${MARKER_CALL.slice(0, -1)}${host}:%`) as T;
+  }
   if (Array.isArray(value)) return value.map((item) => tagHost(item, host)) as T;
   if (value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
   const out: Record<string, unknown> = {};
@@ -100,4 +106,37 @@ export function tagResult(
 ): Record<string, unknown> | ImageResult {
   if (value instanceof ImageResult) return new ImageResult(tagHost(value.fields, host), value.data, value.mimeType);
   return { ...tagHost(value, host), host };
+}
+
+/**
+ * Runs a call on `host`; if the host's link goes down meanwhile, the call fails at once with
+ * HOST_UNREACHABLE naming the host (and its work is cancelled), whatever it was waiting for:
+ * output that the drop holds back would otherwise keep it waiting until its own timeout.
+ */
+export async function whileLinked<T>(
+  app: App,
+  host: string,
+  signal: AbortSignal,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  if (host === "local") return await call(signal);
+  const link = app.hosts.link(host);
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal.reason);
+  signal.addEventListener("abort", forward, { once: true });
+  let stop = () => {};
+  const lost = new Promise<never>((_, reject) => {
+    stop = link.onStatus((status) => {
+      if (status.kind !== "lost") return;
+      const target = app.hosts.target(host);
+      reject(unreachable(host, target.destination, `the connection dropped during the call (${status.reason})`));
+      controller.abort();
+    });
+  });
+  try {
+    return await Promise.race([call(controller.signal), lost]);
+  } finally {
+    stop();
+    signal.removeEventListener("abort", forward);
+  }
 }

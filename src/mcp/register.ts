@@ -18,7 +18,7 @@ import { type Config, type Profile, TIERS } from "../config.ts";
 import { scrubErrorText } from "../safety/scrub.ts";
 import { inputJsonSchema } from "./schema.ts";
 import { ImageResult } from "./results.ts";
-import { appOnHost, hostPaneId, routeHost, tagResult } from "./hosts.ts";
+import { appOnHost, hostPaneId, routeHost, tagResult, whileLinked } from "./hosts.ts";
 import { FAN_OUT } from "./fan_out.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
@@ -110,8 +110,8 @@ async function callTool(
 ): Promise<CallToolResult> {
   const started = performance.now();
   const token = extra._meta?.progressToken;
-  const contextOn = (host: string) =>
-    new ToolContext(appOnHost(app, host), extra.signal, async (progress, total, message) => {
+  const contextOn = (host: string, signal = extra.signal) =>
+    new ToolContext(appOnHost(app, host), signal, async (progress, total, message) => {
       if (token === undefined) return;
       await extra.sendNotification({
         method: "notifications/progress",
@@ -141,8 +141,10 @@ async function callTool(
       const runOn = (on: string, override = {}) => tool.handler({ ...data, ...override } as never, contextOn(on));
       result = okResult(await FAN_OUT.get(tool.name)!(app, runOn, data));
     } else {
-      ctx = contextOn(host);
-      const value = await tool.handler(parsed.data as never, ctx);
+      const value = await whileLinked(app, host, extra.signal, (signal) => {
+        ctx = contextOn(host, signal);
+        return tool.handler(parsed.data as never, ctx);
+      });
       result = okResult(app.hosts.hasRemote ? tagResult(value, host) : value);
     }
   } catch (thrown) {

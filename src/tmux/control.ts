@@ -53,6 +53,8 @@ class StderrTail {
 
 interface Pending {
   line: string;
+  /** Called as the reply is parsed, before any later `%output` is handed on. */
+  onReply?: () => void;
   resolve(lines: string[]): void;
   reject(error: Error): void;
 }
@@ -154,8 +156,15 @@ export class ControlClient {
     return this.runMany([args])[0];
   }
 
-  /** Runs several commands written in one write (pipelined); one reply promise per command, in order. */
-  runMany(commands: readonly (readonly string[])[]): Promise<string[]>[] {
+  /**
+   * Runs several commands written in one write (pipelined); one reply promise per command, in order.
+   * `onReply[i]` runs synchronously when command i's reply is parsed: every `%output` tmux sent
+   * before that reply has been handed on, none sent after it.
+   */
+  runMany(
+    commands: readonly (readonly string[])[],
+    onReply: readonly ((() => void) | undefined)[] = [],
+  ): Promise<string[]>[] {
     if (commands.length === 0) return []; // nothing to write: an empty line would detach the client
     const lines = commands.map(commandLine);
     if (this.#closedReason !== null) {
@@ -164,9 +173,9 @@ export class ControlClient {
         Promise.reject(new TmuxError("disconnected", `tmux connection is closed: ${reason}`, line))
       );
     }
-    const replies = lines.map((line) => {
+    const replies = lines.map((line, i) => {
       const { promise, resolve, reject } = Promise.withResolvers<string[]>();
-      this.#pending.push({ line, resolve, reject });
+      this.#pending.push({ line, resolve, reject, onReply: onReply[i] });
       return promise;
     });
     this.#writer.write(encoder.encode(lines.join("\n") + "\n")).catch((error) => this.#close(String(error)));
@@ -191,6 +200,9 @@ export class ControlClient {
   #settle(reply: Reply): void {
     const pending = this.#pending.shift();
     if (!pending) return; // a reply with nobody waiting: cannot happen for flags=1 blocks
+    try {
+      pending.onReply?.();
+    } catch { /* the hook's failure is not the reply's */ }
     if (reply.ok) pending.resolve(reply.lines);
     else pending.reject(classifyTmuxError(reply.lines.join("\n"), pending.line));
   }

@@ -77,11 +77,17 @@ export class TmuxServer {
     return settled.map((s) => (s as PromiseFulfilledResult<string[]>).value);
   }
 
-  /** Runs several commands pipelined in one write; one reply per command, each settling as it arrives. */
-  async pipeline(commands: readonly string[][]): Promise<Promise<string[]>[]> {
+  /**
+   * Runs several commands pipelined in one write; one reply per command, each settling as it arrives.
+   * `onReply[i]` runs as command i's reply is read, in order with `%output` (see ControlClient.runMany).
+   */
+  async pipeline(
+    commands: readonly string[][],
+    onReply: readonly ((() => void) | undefined)[] = [],
+  ): Promise<Promise<string[]>[]> {
     const client = await this.#connection();
     const started = performance.now();
-    return client.runMany(commands).map((reply, i) => this.#timedReply(reply, commands[i], started));
+    return client.runMany(commands, onReply).map((reply, i) => this.#timedReply(reply, commands[i], started));
   }
 
   /**

@@ -3,4 +3,4 @@
  * link (a TmuxServer; a remote one is `ssh … tmux -u -C`). Design: README.md in this folder.
  */
 export { type HostConfig, HostRegistry, type HostRegistryOptions, notConfigured } from "./registry.ts";
-export { DEFAULT_SSH_TIMING, HostError, type SshTarget } from "../../tmux/ssh.ts";
+export { DEFAULT_SSH_TIMING, HostError, type SshTarget, unreachable } from "../../tmux/ssh.ts";

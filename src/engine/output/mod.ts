@@ -26,3 +26,4 @@ export {
 } from "./budget.ts";
 export { OutputSpool } from "./spool.ts";
 export { RemoteLogs } from "./remote_logs.ts";
+export { type LogGap, readGaps } from "./gap_fill.ts";

@@ -104,6 +104,7 @@ export class Workspace {
 
   /** The tmux server's socket path, known once connected (identifies panes in the log registry). */
   get socketPath(): string | null {
+    if (this.role.remote) return `ssh:${this.tmux.host}`; // as its log registry lines name the server
     return this.#socketPath;
   }
 

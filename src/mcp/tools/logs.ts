@@ -8,7 +8,7 @@ import { readChunk, readTail, resolveLog, searchPanes } from "../../engine/logs/
 import { listPanes } from "../../engine/panes/mod.ts";
 import type { ToolContext } from "../context.ts";
 import type { LogTarget } from "../../engine/logs/mod.ts";
-import { fitLines, readLogsMarker } from "../../engine/output/mod.ts";
+import { fitLines, type LogGap, readGaps, readLogsMarker } from "../../engine/output/mod.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, maxOutputArg } from "../budget.ts";
 
 const MAX_CHUNK = 1024 * 1024;
@@ -30,6 +30,14 @@ function rotated(ctx: ToolContext, logStart: number): Record<string, unknown> {
       note: `output before byte ${logStart} was rotated away (log files of ${logMaxBytes} bytes, ${logKeep} kept)`,
     },
   };
+}
+
+/** Ranges of the bytes returned that were rebuilt or lost while a remote host was unreachable. */
+async function gapsIn(logPath: string, from: number, to: number): Promise<Record<string, unknown>> {
+  const gaps = await readGaps(logPath, from, to);
+  return gaps.length === 0
+    ? {}
+    : { gaps: gaps.map((g: LogGap) => ({ from_byte: g.from, to_byte: g.to, kind: g.kind, down: g.down, up: g.up })) };
 }
 
 /** Byte mode on a pane without a log: the spool of its budgeted outputs, or null when it has none. */
@@ -82,6 +90,8 @@ export const logTools = [
       log_bytes: "byte mode: the log's size",
       log_path: "line mode: the log file",
       rotated: "output before first_byte was rotated away (limit_bytes kept)",
+      gaps: "remote panes: byte ranges written after the host's link was down — kind history (rebuilt from the " +
+        "host's scrollback, as rendered text) or lost (one marker line: the scrollback could not cover it)",
       spool: "byte mode on a pane without a log: the bytes come from the output budgeted calls left out (in memory)",
     },
     errors: {
@@ -124,6 +134,7 @@ export const logTools = [
           eof: chunk.eof,
           log_bytes: chunk.logEnd,
           ...(skipped ? rotated(ctx, chunk.logStart) : {}),
+          ...await gapsIn(target.logPath, chunk.fromByte, chunk.nextByte),
         };
       }
       const tail = await readTail(target.logPath, args.lines ?? 500, args.strip_ansi ?? true);
@@ -139,6 +150,7 @@ export const logTools = [
         next_byte: tail.logEnd,
         eof: true,
         log_path: target.logPath,
+        ...await gapsIn(target.logPath, tail.rows[0]?.from ?? tail.logEnd, tail.logEnd),
         ...(tail.logStart > 0 && tail.lines.length < (args.lines ?? 500) ? rotated(ctx, tail.logStart) : {}),
       };
     },
