@@ -129,6 +129,15 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     sshConfig: config.sshConfig,
     hubSession: `tmuxwright-link-${workspace.instance}`,
     keep: config.keep,
+    lease: {
+      ttlSec: config.hostLeaseSec,
+      onReaped: (host, sessions) =>
+        events.log(
+          "info",
+          "workspace",
+          `removed on host ${host} the panes of servers that are gone: ${sessions.join(", ")}`,
+        ),
+    },
   });
   for (const name of hosts.names().slice(1)) {
     hosts.link(name).onStatus((status) => logTmuxStatus(events, status, name));

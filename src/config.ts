@@ -72,6 +72,8 @@ export interface Config {
   hosts: readonly HostEntry[];
   /** `--ssh-config FILE`: given to ssh as `-F FILE`; null: the user's own ssh configuration. */
   sshConfig: string | null;
+  /** `--host-lease`: how long (s) a remote host keeps this server's panes while no link of it is attached. */
+  hostLeaseSec: number;
   /** doctor / attach `--host NAME`: the configured host to check or watch; null: this machine. */
   hostTarget: string | null;
   /** From TMUX / TMUX_PANE when the server itself runs inside tmux. */
@@ -184,6 +186,10 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   if (logMaxBytes === null || logMaxBytes < 4096 || logMaxBytes > 2 ** 40) {
     throw new ConfigError(`Invalid --log-max-bytes "${values["log-max-bytes"]}": a size from 4K to 1T, e.g. 64M`);
   }
+  const hostLeaseSec = Number(values["host-lease"] ?? 600);
+  if (!Number.isInteger(hostLeaseSec) || hostLeaseSec < 2 || hostLeaseSec > 30 * 86400) {
+    throw new ConfigError(`Invalid --host-lease "${values["host-lease"]}": whole seconds from 2 to 2592000 (30 days)`);
+  }
   const logKeep = Number(values["log-keep"] ?? 3);
   if (!Number.isInteger(logKeep) || logKeep < 1 || logKeep > 1000) {
     throw new ConfigError(`Invalid --log-keep "${values["log-keep"]}": an integer from 1 to 1000`);
@@ -249,6 +255,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     pid,
     hosts,
     sshConfig: parseSshConfig(values["ssh-config"] as string | undefined),
+    hostLeaseSec,
     hostTarget: hostPicked,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
   };

@@ -42,6 +42,9 @@ export async function doctorHost(config: Readonly<Config>): Promise<number> {
   }
 }
 
+/** A tmuxwright server's session on a remote host (its link's hub: every remote pane it makes lives there). */
+const REMOTE_WORKSPACE = /^tmuxwright-link-\d+-[0-9a-f]+$/;
+
 /**
  * `tmuxwright attach --host NAME [WORKSPACE] [--list]`: the workspaces on that host's tmux
  * server (read over a short link), then the user's own ssh with a terminal, attached read-only.
@@ -53,7 +56,9 @@ export async function attachHost(config: Readonly<Config>): Promise<number> {
   let sessions: { name: string; created: number }[];
   try {
     const rows = await hosts.link(name).run("list-sessions", "-F", "#{session_name}\t#{session_created}");
-    sessions = rows.map((row) => row.split("\t")).filter(([session]) => WORKSPACE_NAME.test(session))
+    sessions = rows.map((row) => row.split("\t")).filter(([session]) =>
+      WORKSPACE_NAME.test(session) || REMOTE_WORKSPACE.test(session)
+    )
       .map(([session, created]) => ({ name: session, created: Number(created) }))
       .sort((a, b) => b.created - a.created);
   } catch (error) {

@@ -79,6 +79,11 @@ export const FLAGS = {
       "env: NAME=DEST,NAME=DEST); with doctor/attach, NAME alone picks the host",
   },
   "ssh-config": { env: "TMUXWRIGHT_SSH_CONFIG", type: "string", help: "ssh configuration file for --host (ssh -F)" },
+  "host-lease": {
+    env: "TMUXWRIGHT_HOST_LEASE",
+    type: "string",
+    help: "seconds a remote host keeps this server's panes while its link is down (default 600)",
+  },
   channel: {
     env: "TMUXWRIGHT_CHANNEL",
     type: "boolean",

@@ -1,6 +1,7 @@
 import { TmuxServer } from "../../tmux/server.ts";
 import { DEFAULT_SSH_TIMING, type SshTarget } from "../../tmux/ssh.ts";
 import { ToolError } from "../errors.ts";
+import { HostLease } from "./lease.ts";
 
 /** A configured remote host (validated at start-up: src/config/hosts.ts). */
 export interface HostConfig {
@@ -15,6 +16,8 @@ export interface HostRegistryOptions {
   hubSession: string;
   /** --keep: the hub sessions stay on the hosts (with the panes kept in them). */
   keep?: boolean;
+  /** Leases on each host's hub (the app's: proof of life for its remote panes; none for the CLI's short links). */
+  lease?: { ttlSec: number; onReaped(host: string, sessions: string[]): void };
   /** Keep-alive and connect timing (tests shorten it). */
   timing?: Pick<SshTarget, "aliveIntervalSec" | "aliveCountMax" | "connectTimeoutSec">;
 }
@@ -29,6 +32,7 @@ export interface HostRegistryOptions {
 export class HostRegistry {
   readonly #links = new Map<string, TmuxServer>();
   readonly #targets = new Map<string, SshTarget>();
+  readonly #leases: HostLease[] = [];
   #closed = false;
 
   constructor(private readonly local: TmuxServer | null, private readonly options: HostRegistryOptions) {
@@ -79,6 +83,10 @@ export class HostRegistry {
       const hub = this.options.hubSession;
       link = new TmuxServer([], () => Promise.resolve(hub), undefined, target);
       this.#links.set(name, link);
+      const lease = this.options.lease;
+      if (lease) {
+        this.#leases.push(new HostLease(link, hub, lease.ttlSec, (sessions) => lease.onReaped(name, sessions)));
+      }
     }
     return link;
   }
@@ -91,11 +99,17 @@ export class HostRegistry {
   /** Ends every remote link: its hub session is removed, then ssh ends (bounded for a dead link). */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const lease of this.#leases) lease.close();
     await Promise.all(
       this.links().map(async (link) => {
-        if (link.connected && !this.options.keep) {
+        if (link.connected) {
+          const hub = `=${this.options.hubSession}`;
+          // Kept: marked so no later server's lease check takes it; else removed with its panes.
+          const end = this.options.keep
+            ? link.run("set-option", "-t", `${hub}:`, "@tmuxwright_kept", "1") // set-option wants =NAME: (3.3a)
+            : link.run("kill-session", "-t", hub);
           await Promise.race([
-            link.run("kill-session", "-t", `=${this.options.hubSession}`).catch(() => {}),
+            end.catch(() => {}),
             new Promise((resolve) => setTimeout(resolve, 1000)),
           ]);
         }

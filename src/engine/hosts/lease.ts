@@ -1,0 +1,63 @@
+import type { TmuxServer } from "../../tmux/server.ts";
+
+/**
+ * Proof of life on a remote tmux server, where the kernel lock of the state directory cannot
+ * reach. A tmuxwright server's remote panes live in its hub session there; the hub is alive while
+ * a control client is attached to it (its link), and for `ttlSec` after the link last renewed the
+ * hub's lease (`@tmuxwright_lease`: the host's clock + TTL, so clocks of other machines never
+ * matter). A hub with no client attached and its lease passed belongs to a server that is gone:
+ * the next server on that host removes it. A cut link keeps its panes for the TTL; a black-holed
+ * one leaves its client attached on the host and keeps them until ssh there gives up; a hub kept
+ * with --keep (`@tmuxwright_kept`) is never taken.
+ */
+export class HostLease {
+  readonly #stop: () => void;
+  readonly #timer: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly link: TmuxServer,
+    private readonly hub: string,
+    private readonly ttlSec: number,
+    /** Told the hubs of gone servers this lease removed. */
+    private readonly onReaped: (sessions: string[]) => void,
+  ) {
+    this.#stop = link.onStatus((status) => {
+      if (status.kind === "connected") void this.#renew();
+    });
+    // Renewed well within the TTL; a link that is down is not dialled for it.
+    this.#timer = setInterval(() => link.connected && void this.#renew(), Math.min(30, ttlSec / 3) * 1000);
+    Deno.unrefTimer(Number(this.#timer));
+  }
+
+  close(): void {
+    this.#stop();
+    clearInterval(this.#timer);
+  }
+
+  async #renew(): Promise<void> {
+    try {
+      // In the background on the host (its own clock); nothing waits for it on the link.
+      const until = `$(( $(${EPOCH}) + ${this.ttlSec} ))`;
+      await this.link.run("run-shell", "-b", `tmux set-option -t =${this.hub}: @tmuxwright_lease ${until}`);
+      const reaped = await this.link.runShell(reapScript(this.hub));
+      const sessions = reaped.stdout.split("\n").filter((line) => line !== "");
+      if (sessions.length > 0) this.onReaped(sessions);
+    } catch { /* the link is down: the next connect renews */ }
+  }
+}
+
+/** The host's clock in Unix seconds, without `%` (tmux's run-shell and runShell keep `%` out): awk's srand() returns it. */
+const EPOCH = "awk 'BEGIN { srand(); print srand() }'";
+
+/** Removes hubs of other servers with no client attached and a lease that has passed; prints their names. */
+function reapScript(ownHub: string): string {
+  return [
+    `now=$(${EPOCH})`,
+    "tmux list-sessions -F '#{session_name}:#{session_attached}:#{@tmuxwright_lease}:#{@tmuxwright_kept}' 2>/dev/null |",
+    "while IFS=: read -r n a l k; do",
+    `  case "$n" in ${ownHub}) continue;; tmuxwright-link-*) ;; *) continue;; esac`,
+    '  case "$l" in ""|*[!0-9]*) continue;; esac',
+    '  [ "$a" = 0 ] && [ "$k" != 1 ] && [ "$l" -lt "$now" ] && tmux kill-session -t "=$n" && echo "$n"',
+    "done",
+  ].join("\n");
+}
