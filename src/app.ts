@@ -207,6 +207,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         // Session owners first, over one-shot calls (and their remote panes while the links are up); then the hub.
         await Promise.all([...sessionOwners].map((o) => o.end()));
         await owner.endRemote();
+        // A host whose link is down is not dialled to tidy up: its lease ends what is left there.
+        await Promise.all([...remotes.values()].filter((r) => r.tmux.connected).map((r) => r.buffers.close()));
         await hosts.close();
         tmux.kill();
         await owner.end();

@@ -115,6 +115,40 @@ Deno.test({
         await server.call("kill_pane", { pane_id: repl.pane_id });
       });
 
+      await t.step("other shells on the host: the wrapper line reads the command from a buffer there", async () => {
+        for (const shell of ["fish", "tcsh", "dash", "zsh"]) {
+          const pane = await server.call<Record<string, string>>("create_pane", { host: "alpha", command: shell });
+          const result = await server.call<ExecResult>("execute_command", {
+            pane_id: pane.pane_id,
+            command: 'echo "it\'s $HOME"\necho second; false',
+            cwd: "/tmp",
+          });
+          assert.equal(result.output, `it's ${Deno.env.get("HOME") ?? "/root"}\nsecond`, `${shell}: ${result.output}`);
+          assert.equal(result.exit_code, 1, shell);
+          const where = await server.call<ExecResult>("execute_command", { pane_id: pane.pane_id, command: "pwd" });
+          assert.equal(where.output, "/tmp", shell);
+          await server.call("kill_pane", { pane_id: pane.pane_id });
+        }
+        const buffers = await lab.remoteTmux("alpha", "list-buffers", "-F", "#{buffer_name}");
+        assert.ok(!buffers.stdout.includes("tmuxwright-cmd-"), buffers.stdout);
+      });
+
+      await t.step("split_pane, paste_text and send_keys with wait on a remote pane", async () => {
+        const split = await server.call<Record<string, string>>("split_pane", { pane_id: web, direction: "right" });
+        assert.match(split.pane_id, /^alpha:%\d+$/);
+        assert.equal(split.split_from, web);
+        await server.call("paste_text", { pane_id: split.pane_id, text: "echo pasted-$((1+1))", enter: true });
+        await server.call("wait_for_text", { pane_id: split.pane_id, pattern: "pasted-2", timeout_ms: 10_000 });
+        const sent = await server.call<Record<string, unknown>>("send_keys", {
+          pane_id: split.pane_id,
+          text: "echo waited-for",
+          enter: true,
+          wait: ["pattern:waited-for$"],
+        });
+        assert.match(JSON.stringify(sent), /waited-for/);
+        await server.call("kill_pane", { pane_id: split.pane_id });
+      });
+
       await t.step("list_panes and search_panes cover every host in use", async () => {
         await server.call("execute_command", { command: "echo local-needle" });
         await server.call("execute_command", { pane_id: web, command: "echo remote-needle" });
@@ -224,6 +258,48 @@ Deno.test({
         const cut = await server.call<LogTail>("read_logs", { pane_id: counter.pane_id, lines: 1000, max_output: 256 });
         assert.match(cut.content, new RegExp(`read_logs \\{"pane_id":"${counter.pane_id}",`));
       });
+    } finally {
+      await server.close();
+      await lab.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "an outage longer than the host's scrollback leaves one marker line in the log, and read_logs says so",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    const server = await TestServer.start({
+      env: {
+        TMUXWRIGHT_HOSTS: "alpha=alpha",
+        TMUXWRIGHT_SSH_CONFIG: lab.configFile,
+        TMUXWRIGHT_HISTORY_LIMIT: "100",
+      },
+    });
+    try {
+      const pane = await server.call<Record<string, string>>("create_pane", {
+        host: "alpha",
+        command: "read go; seq 1 600; echo done-flooding; sleep 600",
+      });
+      await server.call("capture_pane", { pane_id: pane.pane_id }); // connected, the pane waits for its line
+      lab.relay("alpha").blackhole();
+      lab.relay("alpha").cut();
+      await lab.remoteTmux("alpha", "send-keys", "-t", pane.pane_id.split(":")[1], "go", "Enter");
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      lab.relay("alpha").heal();
+      await until(() => server.raw("capture_pane", { pane_id: pane.pane_id }), (r) => !r.isError);
+      await server.call("wait_for_text", { pane_id: pane.pane_id, pattern: "done-flooding", since: "screen" });
+      const log = await server.call<LogTail & { gaps?: Record<string, unknown>[] }>("read_logs", {
+        pane_id: pane.pane_id,
+        max_output: 100_000,
+      });
+      const markers = log.content.split("\n").filter((line) => line.includes("[tmuxwright: output lost"));
+      assert.equal(markers.length, 1, log.content);
+      assert.match(markers[0], /output lost while host alpha was unreachable, \d\d:\d\d:\d\d–\d\d:\d\d:\d\d UTC\]/);
+      assert.deepEqual(log.gaps?.map((g) => g.kind), ["lost"]);
+      assert.match(log.content, /^600$/m, "the screen as it is follows the marker");
     } finally {
       await server.close();
       await lab.close();

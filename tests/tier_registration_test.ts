@@ -7,6 +7,7 @@ import { McpServer } from "../src/mcp/sdk.ts";
 import { registerTools } from "../src/mcp/register.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../src/mcp/define.ts";
 import type { App } from "../src/app.ts";
+import { HostRegistry } from "../src/engine/hosts/mod.ts";
 import { loadConfig } from "../src/config.ts";
 
 function tool(name: string, tier: unknown): ToolDefinition {
@@ -23,10 +24,12 @@ function tool(name: string, tier: unknown): ToolDefinition {
   });
 }
 
-/** A real McpServer with registerTools, linked to a real client in memory; the app is never used by these tools. */
+/** A real McpServer with registerTools, linked to a real client in memory; the app is never used by these tools beyond routing. */
 async function connect(safety: string, tools: ToolDefinition[]) {
   const config = loadConfig(["--safety", safety, "--tools", "core", "--state-dir", "/tmp/tw-unused", "doctor"]);
-  const app = { config, audit: { record: () => Promise.resolve() } } as unknown as App;
+  // Calls are routed by host first: a registry with no remote host, as a server without --host has.
+  const hosts = new HostRegistry(null, { hosts: [], sshConfig: null, hubSession: "tmuxwright-link-test" });
+  const app = { config, hosts, audit: { record: () => Promise.resolve() } } as unknown as App;
   const server = new McpServer({ name: "t", version: "0" }, { capabilities: { tools: {} } });
   registerTools(server, app, tools);
   const [a, b] = InMemoryTransport.createLinkedPair();

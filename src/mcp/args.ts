@@ -2,7 +2,7 @@ import * as z from "zod";
 import * as patterns from "../safety/patterns.ts";
 
 /** Argument schemas several tools share, declared once so their descriptions read the same everywhere. */
-export const paneIdArg = patterns.paneRef.describe('pane id "%N" ("HOST:%N" on a remote host) or the pane\'s name');
+export const paneIdArg = patterns.paneRef.describe('pane id "%N" or the pane\'s name');
 export const nameArg = patterns.nameArg.describe("unique name, usable as pane_id");
 export const cwdArg = patterns.absolutePathArg.describe("absolute start directory");
 export const commandArg = z.string().min(1).max(1_000_000);

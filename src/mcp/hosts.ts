@@ -13,7 +13,7 @@ import { notConfigured, unreachable } from "../engine/hosts/mod.ts";
  */
 
 /** The `host` argument of the tools that create, list or search. */
-export const hostArg = z.string().min(1).max(200).describe('host name from the server\'s --host list; default "local"');
+export const hostArg = z.string().min(1).max(200).describe("a --host name; default local");
 
 /** Arguments that hold a pane reference (an id or a name), or a cursor (`HOST:tw1.…` for a remote pane's). */
 const PANE_FIELDS = ["pane_id", "split_from", "other_pane_id", "cursor"];

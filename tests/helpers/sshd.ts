@@ -14,6 +14,10 @@ import { TcpRelay } from "./tcp_relay.ts";
  *
  * It accepts the current user, whoever that is (CI runs as root: `PermitRootLogin yes` here only).
  */
+/** The trusted hosts, each behind its own relay with its own remote tmux server. */
+export const LAB_HOSTS = ["alpha", "beta", "gamma", "delta"] as const;
+export type LabHost = typeof LAB_HOSTS[number];
+
 export class SshLab {
   readonly relays = new Map<string, TcpRelay>();
 
@@ -25,12 +29,12 @@ export class SshLab {
   ) {}
 
   /** The remote tmux socket directory of a trusted host (its TMUX_TMPDIR). */
-  tmuxTmpdir(host: "alpha" | "beta"): string {
+  tmuxTmpdir(host: LabHost): string {
     return join(this.dir, `tmux-${host}`);
   }
 
   /** tmux on the remote server of a trusted host, run directly (what the host would see). */
-  async remoteTmux(host: "alpha" | "beta", ...args: string[]): Promise<{ code: number; stdout: string }> {
+  async remoteTmux(host: LabHost, ...args: string[]): Promise<{ code: number; stdout: string }> {
     const out = await new Deno.Command("tmux", {
       args,
       env: { TMUX_TMPDIR: this.tmuxTmpdir(host) },
@@ -40,7 +44,7 @@ export class SshLab {
     return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
   }
 
-  relay(host: "alpha" | "beta"): TcpRelay {
+  relay(host: LabHost): TcpRelay {
     return this.relays.get(host)!;
   }
 
@@ -65,7 +69,7 @@ export class SshLab {
     ]);
     await Deno.writeTextFile(join(dir, "authorized_keys"), `${userKey}\n`);
     await Deno.writeTextFile(join(dir, "known_hosts"), `tw-lab ${hostKey}\ntw-changed ${otherKey}\n`);
-    for (const host of ["alpha", "beta"]) await Deno.mkdir(join(dir, `tmux-${host}`), { mode: 0o700 });
+    for (const host of LAB_HOSTS) await Deno.mkdir(join(dir, `tmux-${host}`), { mode: 0o700 });
     // PATHs for the hosts without a usable tmux: only sh (and what the script needs), or a fake old tmux.
     await Deno.mkdir(join(dir, "notmux-bin"));
     await Deno.symlink("/bin/sh", join(dir, "notmux-bin", "sh"));
@@ -114,7 +118,7 @@ export class SshLab {
     void drain(sshd.stderr);
     await Promise.all([port, notmuxPort, oldtmuxPort].map(waitForPort));
 
-    const relays = new Map([["alpha", new TcpRelay(port)], ["beta", new TcpRelay(port)]]);
+    const relays = new Map(LAB_HOSTS.map((name) => [name, new TcpRelay(port)]));
     const common = [
       `User ${user}`,
       `IdentityFile ${join(dir, "id")}`,
@@ -131,16 +135,13 @@ export class SshLab {
     await Deno.writeTextFile(
       configFile,
       [
-        ...host("alpha", [
-          `Port ${relays.get("alpha")!.port}`,
-          "HostKeyAlias tw-lab",
-          `SetEnv TMUX_TMPDIR=${join(dir, "tmux-alpha")}`,
-        ]),
-        ...host("beta", [
-          `Port ${relays.get("beta")!.port}`,
-          "HostKeyAlias tw-lab",
-          `SetEnv TMUX_TMPDIR=${join(dir, "tmux-beta")}`,
-        ]),
+        ...LAB_HOSTS.flatMap((name) =>
+          host(name, [
+            `Port ${relays.get(name)!.port}`,
+            "HostKeyAlias tw-lab",
+            `SetEnv TMUX_TMPDIR=${join(dir, `tmux-${name}`)}`,
+          ])
+        ),
         ...host("stranger", [`Port ${port}`, "HostKeyAlias tw-stranger"]),
         ...host("changed", [`Port ${port}`, "HostKeyAlias tw-changed"]),
         ...host("notmux", [`Port ${notmuxPort}`, "HostKeyAlias tw-lab"]),
@@ -158,7 +159,7 @@ export class SshLab {
 
   async close(): Promise<void> {
     for (const relay of this.relays.values()) await relay.close();
-    for (const host of ["alpha", "beta"] as const) await this.remoteTmux(host, "kill-server");
+    for (const host of LAB_HOSTS) await this.remoteTmux(host, "kill-server");
     try {
       this.sshd.kill("SIGTERM");
     } catch { /* gone */ }

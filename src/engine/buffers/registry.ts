@@ -1,5 +1,4 @@
 import type { TmuxServer } from "../../tmux/server.ts";
-import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import { pasteBufferIfAlive } from "../../tmux/guarded_paste.ts";
 import { ToolError } from "../errors.ts";
 
@@ -59,7 +58,7 @@ export class BufferRegistry {
     this.#names.clear();
     if (names.length === 0) return;
     const commands = names.flatMap((name, i) => [...(i > 0 ? [";"] : []), "delete-buffer", "-b", name]);
-    await tmuxOneShot([...this.tmux.socketArgs, ...commands]).catch(() => {});
+    await this.tmux.oneShot(...commands).catch(() => {}); // a remote host's link runs them itself
   }
 
   async #assertExists(buffer: string): Promise<void> {

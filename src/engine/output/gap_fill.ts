@@ -1,3 +1,5 @@
+import { renderTerminalText } from "./render.ts";
+
 /**
  * Filling a remote pane's log after its link was down: what the pane wrote meanwhile never came
  * as `%output`, but tmux's grid on the host still holds it. A mark ties a log offset to a grid
@@ -89,6 +91,43 @@ export function gapText(grid: readonly string[], start: GridPosition, cursor: Gr
     rows.push(line === start.line ? text.slice(start.x) : text);
   }
   return rows.join("\r\n");
+}
+
+/** Complete lines the log ended with, kept to find its end in the host's grid. */
+const CONTEXT_LINES = 3;
+
+/**
+ * The last complete lines of the log before its end (oldest first, as the screen shows them):
+ * the rows just above where the log's end put the cursor.
+ */
+export function contextLines(tail: string): string[] {
+  const lines = renderTerminalText(tail).split("\n");
+  // The cursor's own line is not complete (unless the log ended with a line end: then it is empty).
+  if (!tail.endsWith("\n") || lines.at(-1) === "") lines.pop();
+  return lines.slice(1).slice(-CONTEXT_LINES); // the first may be cut by the tail's start
+}
+
+/**
+ * Where the log's end really is in the grid now. The computed `start` holds while the host kept
+ * every line since the mark; when tmux trimmed a full history (it drops a tenth at a time),
+ * every line moved up. The rows just above `start` must show the log's last complete lines: the
+ * nearest row (at or above the computed one) where they do is the start; none, or no line to go
+ * by while the history may have been trimmed: null (the gap cannot be placed).
+ */
+export function locateStart(
+  grid: readonly string[],
+  start: GridPosition,
+  context: readonly string[],
+  mayBeTrimmed: boolean,
+): GridPosition | null {
+  const known = context.some((line) => line.trim() !== "");
+  if (!known) return mayBeTrimmed ? null : start;
+  const fits = (row: number) =>
+    context.every((line, i) => (grid[row - context.length + i] ?? null)?.trimEnd() === line.trimEnd());
+  for (let row = Math.min(start.line + 1, grid.length); row >= context.length; row--) {
+    if (fits(row)) return { line: row, x: start.x }; // trimming moves lines up, never along
+  }
+  return null;
 }
 
 /** The one line a log gets where the host's history could not cover an outage. */

@@ -1,10 +1,22 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { RotationLimits } from "./log_files.ts";
 import { readLogRange, segmentPath } from "./rotation.ts";
-import { advance, gapText, type LogMark, lostLine, MARK_FORMAT, parseGrid, recordGap } from "./gap_fill.ts";
+import {
+  advance,
+  contextLines,
+  gapText,
+  locateStart,
+  type LogMark,
+  lostLine,
+  MARK_FORMAT,
+  parseGrid,
+  recordGap,
+} from "./gap_fill.ts";
 
 /** A file closes this long after its pane last wrote (a remote host can have many quiet panes). */
 const IDLE_CLOSE_MS = 5_000;
+/** How much of a log's end is read to find it in the host's grid. */
+const CONTEXT_BYTES = 16 * 1024;
 /** A pane that wrote is marked this long after (at most this often while it keeps writing). */
 const MARK_EVERY_MS = 250;
 
@@ -140,10 +152,13 @@ class PaneLog {
     await this.#file.flushed();
     const mark = this.#mark;
     const after = await readLogRange(this.logPath, mark.offset, this.#accepted);
-    const start = advance(mark, after, mark.width);
+    const computed = advance(mark, after, mark.width);
+    const tail = await readLogRange(this.logPath, Math.max(0, this.#accepted - CONTEXT_BYTES), this.#accepted);
     const cursor = { line: now.historySize + now.cursorY, x: now.cursorX };
-    // A full history may have dropped lines since the mark: positions can no longer be trusted.
-    const text = now.historySize >= now.historyLimit ? null : gapText(grid, start, cursor);
+    // tmux trims a full history by a tenth at a time: below 90% nothing was ever dropped.
+    const mayBeTrimmed = now.historySize >= now.historyLimit * 0.9;
+    const start = locateStart(grid, computed, contextLines(new TextDecoder().decode(tail)), mayBeTrimmed);
+    const text = start === null ? null : gapText(grid, start, cursor);
     const from = this.#accepted;
     const up = new Date();
     const filled = text ?? lostLine(host, down, up) + grid.slice(now.historySize, cursor.line + 1).join("\r\n");

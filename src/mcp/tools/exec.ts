@@ -121,7 +121,7 @@ export const execTools = [
       command: commandArg,
       name: nameArg.optional(),
       pane_id: paneIdArg.optional(),
-      host: hostArg.optional().describe("the new pane's host (without pane_id); default local"),
+      host: hostArg.optional(),
       ready: z.string().min(1).max(1000).optional().describe("regex for the ready line (RE2 syntax)"),
       timeout_ms: timeoutArg.optional(),
       max_output: maxOutputArg,

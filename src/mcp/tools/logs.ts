@@ -172,7 +172,7 @@ export const logTools = [
       scrollback: z.number().int().min(0).max(100_000).optional().describe("history lines, default 0"),
       limit: z.number().int().min(1).max(200).optional().describe("panes per page, default 20"),
       offset: z.number().int().min(0).max(100_000).optional(),
-      host: hostArg.optional().describe("only this host's panes; default every host in use"),
+      host: hostArg.optional(),
     },
     result: {
       panes_searched: "panes looked at",

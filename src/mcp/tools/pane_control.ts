@@ -103,6 +103,14 @@ export const paneControlTools = [
     async handler(args, ctx) {
       const pane = await inputPane(ctx, args.pane_id, "log");
       const { config } = ctx.app;
+      if (ctx.tmux.remote && !args.stop) {
+        // pipe-pane would run its writer on the host; logs of remote panes are written here, from the link.
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          `Cannot log pane ${pane.paneId} on host ${ctx.tmux.host}: only panes tmuxwright creates there are logged`,
+          "Panes made with create_pane or start_process and host are logged from their first byte; read this one with capture_pane.",
+        );
+      }
       if (args.stop) {
         const { logPath, stopped } = await stopPaneLog(ctx.tmux, config, pane, ctx.workspace.isOwned(pane));
         return { ...paneIds(pane), logged: false, stopped, ...(logPath ? { log_path: logPath } : {}) };

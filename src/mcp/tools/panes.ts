@@ -13,7 +13,8 @@ export const paneTools = [
     name: "create_pane",
     title: "Create pane",
     description: "Open a terminal pane (new window, or split_from a pane) running the user's shell or `command`. " +
-      "Output is logged from the first byte; the pane stays readable after its process exits.",
+      "Output is logged from the first byte; the pane stays readable after its process exits. " +
+      "With `host`, ids read HOST:%N.",
     profile: "core",
     group: "panes",
     tier: "mutating",
@@ -62,7 +63,7 @@ export const paneTools = [
     input: {
       session: patterns.sessionRef.optional().describe("session name or $id"),
       owned_only: z.boolean().optional().describe("only panes this server created"),
-      host: hostArg.optional().describe("only this host's panes; default every host in use"),
+      host: hostArg.optional(),
     },
     result: {
       panes: "one entry per pane: ids and name, title, status (running/exited), exit_code (exited panes), command, " +
