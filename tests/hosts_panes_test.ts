@@ -3,9 +3,12 @@ import { TestServer, until } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
 import type { ExecResult, LogTail } from "./helpers/results.ts";
 
-/** A server with the lab's hosts alpha and beta configured (ssh aliases of the same names). */
-function serverFor(lab: SshLab): Promise<TestServer> {
-  return TestServer.start({
+/** A server with the lab's hosts alpha and beta configured (ssh aliases of the same names), auditing into its dir. */
+async function serverFor(lab: SshLab): Promise<TestServer> {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  return await TestServer.start({
+    dir,
+    args: ["--audit", `${dir}/audit.jsonl`],
     env: { TMUXWRIGHT_HOSTS: "alpha=alpha,beta=beta", TMUXWRIGHT_SSH_CONFIG: lab.configFile },
   });
 }
@@ -175,6 +178,17 @@ Deno.test({
         );
         const mixed = await server.callError("create_pane", { host: "beta", split_from: "alpha:web" });
         assert.match(mixed, /^INVALID_ARGUMENT: Cannot act across hosts/);
+      });
+
+      await t.step("every audit record names the host the call acted on", async () => {
+        const lines = (await Deno.readTextFile(`${server.dir}/audit.jsonl`)).trim().split("\n").map((l) =>
+          JSON.parse(l)
+        );
+        const exec = lines.find((l) => l.tool === "execute_command" && String(l.pane_id).startsWith("alpha:"));
+        assert.equal(exec?.host, "alpha", JSON.stringify(exec));
+        const local = lines.find((l) => l.tool === "execute_command" && l.host === "local");
+        assert.ok(local, "a local call is recorded as local");
+        assert.ok(lines.every((l) => typeof l.host === "string"), "every record has a host");
       });
 
       await t.step("kill_pane on a remote pane; the server's end removes its remote panes", async () => {
