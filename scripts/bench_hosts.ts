@@ -13,23 +13,10 @@
 import { HostRegistry } from "../src/engine/hosts/mod.ts";
 import { TmuxServer } from "../src/tmux/server.ts";
 import { SshLab } from "../tests/helpers/sshd.ts";
+import { median, timed } from "./timing.ts";
 
 const calls = Number(Deno.args[0] ?? 40);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 const ms = (value: number) => `${value.toFixed(2)} ms`;
-
-async function timed(n: number, call: () => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const started = performance.now();
-    await call();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
 
 const lab = await SshLab.start();
 const socket = `tw-bench-hosts-${Deno.pid}`;

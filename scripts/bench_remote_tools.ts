@@ -12,20 +12,10 @@
  */
 import { TestServer } from "../tests/helpers/harness.ts";
 import { LAB_HOSTS, SshLab } from "../tests/helpers/sshd.ts";
+import { median, timed } from "./timing.ts";
 
 const calls = Number(Deno.args[0] ?? 30);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-
-async function timed(n: number, call: () => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const started = performance.now();
-    await call();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
 
 const lab = await SshLab.start();
 const server = await TestServer.start({
