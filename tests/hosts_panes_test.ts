@@ -89,15 +89,18 @@ Deno.test({
         assert.equal(state.foreground_command, "sleep", JSON.stringify(state));
         const since = await server.call<{ cursor: string }>("capture_since", { pane_id: "alpha:svc" });
         assert.match(since.cursor, /^alpha:tw1\./);
-        const watching = server.call<Record<string, unknown>>("watch_pane", {
-          pane_id: web,
-          triggers: ["pattern:after-\\w+"],
-          timeout_ms: 10_000,
+        // A pane that keeps printing: the trigger fires on a line written after the watch began.
+        const ticker = await server.call<Record<string, string>>("create_pane", {
+          host: "alpha",
+          command: "for i in $(seq 1 40); do sleep 0.5; echo tick-$i; done",
         });
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        await server.call("send_keys", { pane_id: web, text: "echo after-watch", enter: true });
-        const watched = await watching;
-        assert.match(JSON.stringify(watched), /after-watch/);
+        const watched = await server.call<Record<string, unknown>>("watch_pane", {
+          pane_id: ticker.pane_id,
+          triggers: ["pattern:tick-\\d+"],
+          timeout_ms: 15_000,
+        });
+        assert.match(JSON.stringify(watched), /tick-\d+/);
+        await server.call("kill_pane", { pane_id: ticker.pane_id });
         const stopped = await server.call<Record<string, unknown>>("stop_process", { pane_id: started.pane_id });
         assert.equal(stopped.stopped, true, JSON.stringify(stopped));
         const later = await server.call<{ text: string }>("capture_since", { cursor: since.cursor });
@@ -106,6 +109,11 @@ Deno.test({
 
       await t.step("run_in_repl and snapshot_pane on a remote pane", async () => {
         const repl = await server.call<Record<string, string>>("create_pane", { host: "alpha", command: "python3 -q" });
+        // A REPL's first prompt: typed before it, the input would be read at that prompt and answered at the next.
+        await until(
+          () => server.call<{ text: string }>("capture_pane", { pane_id: repl.pane_id }),
+          (c) => c.text.endsWith(">>>"),
+        );
         const answer = await server.call<Record<string, unknown>>("run_in_repl", {
           pane_id: repl.pane_id,
           input: "print(6 * 7)",
