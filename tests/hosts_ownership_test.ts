@@ -67,7 +67,10 @@ Deno.test({
         await until(() => hubsOn(lab), (hubs) => !hubs.includes(gone), (LEASE_SEC + 10) * 1000);
         const after = (performance.now() - died) / 1000;
         // The last renewal can be one tick (TTL / 3) before the death, and the host counts whole seconds.
-        assert.ok(after >= LEASE_SEC - LEASE_SEC / 3 - 1.2, `reaped after ${after.toFixed(1)} s, before its lease ran out`);
+        assert.ok(
+          after >= LEASE_SEC - LEASE_SEC / 3 - 1.2,
+          `reaped after ${after.toFixed(1)} s, before its lease ran out`,
+        );
         // The live server's pane is untouched.
         const mine = await second.call<Record<string, unknown>>("pane_state", { pane_id: b.pane_id });
         assert.equal(mine.alive, true);

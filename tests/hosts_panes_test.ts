@@ -236,7 +236,9 @@ Deno.test({
         timeout_ms: 20_000,
       });
 
+      let before = "";
       await t.step("calls in flight and during the outage fail with HOST_UNREACHABLE naming the host", async () => {
+        before = (await server.call<{ cursor: string }>("capture_since", { pane_id: counter.pane_id })).cursor;
         const inFlight = server.raw("wait_for_text", {
           pane_id: counter.pane_id,
           pattern: "never-x",
@@ -276,6 +278,22 @@ Deno.test({
         assert.deepEqual(numbers.map(Number), Array.from({ length: 300 }, (_, i) => i + 1), log.content);
         assert.equal(log.gaps?.length, 1, JSON.stringify(log.gaps));
         assert.equal(log.gaps![0].kind, "history");
+        // A wait from a cursor taken before the cut sees a line written while the link was down.
+        const gap = await server.call<{ content: string }>("read_logs", {
+          pane_id: counter.pane_id,
+          from_byte: log.gaps![0].from_byte,
+          max_bytes: Number(log.gaps![0].to_byte) - Number(log.gaps![0].from_byte),
+        });
+        const during = /n=(\d+)\r\n/.exec(gap.content)?.[1];
+        assert.ok(during, gap.content);
+        const resumed = await server.call<Record<string, unknown>>("wait_for_text", {
+          pane_id: counter.pane_id,
+          cursor: before,
+          pattern: `^n=${during}$`,
+          regex: true,
+          timeout_ms: 5_000,
+        });
+        assert.equal(resumed.matched, true, JSON.stringify(resumed));
         // A budget marker names the remote pane as the agent would (HOST:%N).
         const cut = await server.call<LogTail>("read_logs", { pane_id: counter.pane_id, lines: 1000, max_output: 256 });
         assert.match(cut.content, new RegExp(`read_logs \\{"pane_id":"${counter.pane_id}",`));
