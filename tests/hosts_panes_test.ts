@@ -179,6 +179,10 @@ Deno.test({
           const error = await server.callError("create_pane", { host });
           assert.match(error, /^HOST_NOT_CONFIGURED: /, error);
         }
+        for (const host of [7, null, ["alpha"], { name: "alpha" }]) {
+          const error = await server.callError("create_pane", { host });
+          assert.match(error, /^INVALID_ARGUMENT: Invalid host/, error);
+        }
         const prefixed = await server.callError("capture_pane", { pane_id: "gamma:%1" });
         assert.match(
           prefixed,

@@ -35,7 +35,16 @@ export interface HostRoute {
 export function routeHost(app: App, args: Record<string, unknown>): HostRoute {
   const found = new Map<string, string>(); // host → the argument that named it
   const stripped: Record<string, unknown> = { ...args };
-  if (typeof args.host === "string") found.set(checkHost(app, args.host), "host");
+  if (args.host !== undefined) {
+    if (typeof args.host !== "string") {
+      throw new ToolError(
+        "INVALID_ARGUMENT",
+        "Invalid host: expected a host name (a string)",
+        "Use list_panes to see hosts.",
+      );
+    }
+    found.set(checkHost(app, args.host), "host");
+  }
   delete stripped.host;
   for (const field of [...PANE_FIELDS, ...ID_FIELDS]) {
     const value = args[field];
