@@ -208,7 +208,10 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         await Promise.all([...sessionOwners].map((o) => o.end()));
         await owner.endRemote();
         // A host whose link is down is not dialled to tidy up: its lease ends what is left there.
-        await Promise.all([...remotes.values()].filter((r) => r.tmux.connected).map((r) => r.buffers.close()));
+        await Promise.all(
+          [...remotes.values()].filter((r) => r.tmux.connected)
+            .map((r) => Promise.all([r.buffers.close(), r.executor.typist.removeRemoteFiles()])),
+        );
         await hosts.close();
         tmux.kill();
         await owner.end();

@@ -126,23 +126,36 @@ Deno.test({
         await server.call("kill_pane", { pane_id: repl.pane_id });
       });
 
-      await t.step("other shells on the host: the wrapper line reads the command from a buffer there", async () => {
-        for (const shell of ["fish", "tcsh", "dash", "zsh"]) {
-          const pane = await server.call<Record<string, string>>("create_pane", { host: "alpha", command: shell });
-          const result = await server.call<ExecResult>("execute_command", {
-            pane_id: pane.pane_id,
-            command: 'echo "it\'s $HOME"\necho second; false',
-            cwd: "/tmp",
-          });
-          assert.equal(result.output, `it's ${Deno.env.get("HOME") ?? "/root"}\nsecond`, `${shell}: ${result.output}`);
-          assert.equal(result.exit_code, 1, shell);
-          const where = await server.call<ExecResult>("execute_command", { pane_id: pane.pane_id, command: "pwd" });
-          assert.equal(where.output, "/tmp", shell);
-          await server.call("kill_pane", { pane_id: pane.pane_id });
-        }
-        const buffers = await lab.remoteTmux("alpha", "list-buffers", "-F", "#{buffer_name}");
-        assert.ok(!buffers.stdout.includes("tmuxwright-cmd-"), buffers.stdout);
-      });
+      await t.step(
+        "other shells on the host: the wrapper line sources a file the host's tmux server wrote",
+        async () => {
+          for (const shell of ["fish", "tcsh", "dash", "zsh"]) {
+            const pane = await server.call<Record<string, string>>("create_pane", { host: "alpha", command: shell });
+            const result = await server.call<ExecResult>("execute_command", {
+              pane_id: pane.pane_id,
+              command: 'echo "it\'s $HOME"\necho second; false',
+              cwd: "/tmp",
+            });
+            assert.equal(
+              result.output,
+              `it's ${Deno.env.get("HOME") ?? "/root"}\nsecond`,
+              `${shell}: ${result.output}`,
+            );
+            assert.equal(result.exit_code, 1, shell);
+            const where = await server.call<ExecResult>("execute_command", { pane_id: pane.pane_id, command: "pwd" });
+            assert.equal(where.output, "/tmp", shell);
+            await server.call("kill_pane", { pane_id: pane.pane_id });
+          }
+          const buffers = await lab.remoteTmux("alpha", "list-buffers", "-F", "#{buffer_name}");
+          assert.ok(!buffers.stdout.includes("tmuxwright-cmd-"), buffers.stdout);
+          // Command files live in the host's private tmux directory, one per pane.
+          const socketDir = (await lab.remoteTmux("alpha", "display-message", "-p", "#{socket_path}")).stdout.trim()
+            .replace(/\/[^/]*$/, "");
+          const files = [...Deno.readDirSync(socketDir)].filter((e) => e.name.startsWith("tmuxwright-"));
+          assert.ok(files.length >= 1 && files.every((e) => e.name.endsWith(".sh")), JSON.stringify(files));
+          assert.equal(Deno.statSync(socketDir).mode! & 0o077, 0, "in a directory private to the user");
+        },
+      );
 
       await t.step("split_pane, paste_text and send_keys with wait on a remote pane", async () => {
         const split = await server.call<Record<string, string>>("split_pane", { pane_id: web, direction: "right" });
@@ -208,11 +221,15 @@ Deno.test({
         await server.call("kill_pane", { pane_id: other.pane_id });
         const panes = await lab.remoteTmux("alpha", "list-panes", "-a", "-F", "#{pane_id}");
         assert.ok(!panes.stdout.split("\n").includes(other.pane_id.slice("alpha:".length)));
+        const socketDir = (await lab.remoteTmux("alpha", "display-message", "-p", "#{socket_path}")).stdout.trim()
+          .replace(/\/[^/]*$/, "");
         await server.close();
         await until(
           () => lab.remoteTmux("alpha", "list-panes", "-a", "-F", "#{@tmuxwright_name}"),
           (left) => !/^web$/m.test(left.stdout),
         );
+        const files = [...Deno.readDirSync(socketDir)].filter((e) => e.name.startsWith("tmuxwright-"));
+        assert.deepEqual(files, [], "its command files are removed");
       });
     } finally {
       await server.close();

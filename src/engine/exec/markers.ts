@@ -36,24 +36,6 @@ export function wrapperLine(kind: ShellKind, id: string, file: string): string {
   return ` ${printMarker(id, "S")}; ${run}; ${printEnd(id, kind)}`;
 }
 
-/**
- * The wrapper line for a shell on another host, where the command file cannot be: the command
- * text waits in a tmux paste buffer of the pane's own server, and the shell reads it from there
- * (`TMUX` in the pane names that server). POSIX and fish evaluate it in the current shell (cd and
- * export persist, as with `.`); csh cannot eval several lines, so it sources a copy in /tmp.
- */
-export function bufferWrapperLine(kind: ShellKind, id: string, buffer: string, cwd?: string): string {
-  const cd = cwd === undefined ? "" : `cd ${quoteFor(kind, cwd)} ${kind === "fish" ? "; and" : "&&"} `;
-  const show = `tmux show-buffer -b ${buffer}`;
-  if (kind === "csh") {
-    const file = `/tmp/${buffer}.csh`;
-    const cdCsh = cwd === undefined ? "" : `cd ${quoteFor(kind, cwd)} && `;
-    return ` ${printMarker(id, "S")}; ${show} > ${file}; ${cdCsh}source ${file}; ${printEnd(id, kind)}; rm -f ${file}`;
-  }
-  const run = kind === "fish" ? `eval (${show} | string collect)` : `eval "$(${show})"`;
-  return ` ${printMarker(id, "S")}; ${cd}${run}; ${printEnd(id, kind)}`;
-}
-
 /** Typed at the prompt when the end marker was skipped (shells drop the rest of a line on Ctrl-C). */
 export function statusProbeLine(kind: ShellKind, id: string): string {
   return ` ${printEnd(id, kind)}`;

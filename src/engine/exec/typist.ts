@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ACCEPT_KEY, MarkReader, type ShellMarks } from "../integration/mod.ts";
 import { ParkedStreams } from "./parked.ts";
@@ -7,7 +7,7 @@ import type { PaneInfo } from "../panes/mod.ts";
 import { OutputCollector } from "./collector.ts";
 import { HookScanner, NestedScanner } from "./hook_scanner.ts";
 import { LOOK_BACK, markedPrompt } from "./marked_prompt.ts";
-import { bufferWrapperLine, commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
+import { commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
 import { PROMPT_GRACE_MS, type ShellKind, waitForPrompt } from "./prompt.ts";
 import { foreground, shellKind } from "./shell.ts";
 import { PaneStream } from "./stream.ts";
@@ -36,6 +36,9 @@ const UNPASTEABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
  */
 export class Typist {
   #dirReady: Promise<string> | null = null;
+  #remoteDirReady: Promise<string> | null = null;
+  /** Names this process's command files on a remote host apart from other servers'. */
+  readonly #remoteTag = newMarkerId(0).split("x").pop()!;
   #count = 0;
   /** Panes (`%N:pid`) whose shell was started with marks but prints none (its rc ran `exec zsh`), until when. */
   readonly #unmarked = new Map<string, number>();
@@ -212,27 +215,54 @@ export class Typist {
     return typed;
   }
 
-  /** On another host: the command goes into a paste buffer there, the wrapper line reads it (markers.ts). */
+  /**
+   * On another host the command file is written there by its tmux server (`save-buffer`, no
+   * process started) into tmux's own socket directory (private to the user), one file per pane,
+   * rewritten for each command (commands in a pane run one at a time); then the same wrapper line
+   * as locally sources it.
+   */
   async #typeRemote(prepared: Prepared, command: string, options: { cwd?: string; keepBytes?: number }) {
     const { pane, shell } = prepared;
     const id = newMarkerId(++this.#count);
+    const file = `${await this.#remoteDir()}/tmuxwright-${this.#remoteTag}-${pane.paneId.slice(1)}.sh`;
     const buffer = `tmuxwright-cmd-${id}`;
     const markers = new MarkerScanner(id);
     const scanner = prepared.outer ? new NestedScanner(markers, prepared.outer.nonce, prepared.outer.seq) : markers;
-    const typed = follow(prepared, id, scanner, new OutputCollector(options.keepBytes), () => {
-      this.tmux.run("delete-buffer", "-b", buffer).catch(() => {});
-    });
+    const typed = follow(prepared, id, scanner, new OutputCollector(options.keepBytes), () => {});
     try {
       await this.tmux.batch([
-        ["set-buffer", "-b", buffer, "--", command.replace(/\n+$/, "")],
-        ["send-keys", "-t", pane.paneId, "-l", "--", bufferWrapperLine(shell.kind, id, buffer, options.cwd)],
+        ["set-buffer", "-b", buffer, "--", commandFile(shell.kind, command, options.cwd)],
+        ["save-buffer", "-b", buffer, file],
+        ["delete-buffer", "-b", buffer],
+        ["send-keys", "-t", pane.paneId, "-l", "--", wrapperLine(shell.kind, id, file)],
         ["send-keys", "-t", pane.paneId, "Enter"],
       ]);
     } catch (error) {
       typed.close();
+      this.#remoteDirReady = null; // the host's tmux may have restarted elsewhere
       throw error;
     }
     return typed;
+  }
+
+  /** The host's tmux socket directory (mode 0700, the user's): where its command files go. */
+  #remoteDir(): Promise<string> {
+    this.#remoteDirReady ??= this.tmux.run("display-message", "-p", "#{socket_path}").then(([path]) => {
+      const dir = dirname(path ?? "");
+      if (!dir.startsWith("/") || /['\n\r]/.test(dir)) throw new Error(`unexpected tmux socket path ${path}`);
+      return dir;
+    });
+    return this.#remoteDirReady.catch((error) => {
+      this.#remoteDirReady = null;
+      throw error;
+    });
+  }
+
+  /** Removes this process's command files on the host (at shutdown, while its link is up). */
+  async removeRemoteFiles(): Promise<void> {
+    if (!this.tmux.remote || this.#remoteDirReady === null) return;
+    const dir = await this.#remoteDirReady.catch(() => null);
+    if (dir !== null) await this.tmux.runShell(`rm -f '${dir}'/tmuxwright-${this.#remoteTag}-*.sh`).catch(() => {});
   }
 
   #execDir(): Promise<string> {
