@@ -56,10 +56,11 @@ export class TcpRelay {
     try {
       while (this.#blackholed) await this.#healed.promise; // a new connection to a dead route: no answer
       if (!this.#live.has(pair)) return;
-      pair.b = await Deno.connect({ hostname: "127.0.0.1", port: this.targetPort });
+      const b = await Deno.connect({ hostname: "127.0.0.1", port: this.targetPort });
       // A relay forwards each write as it comes, as a router would (Nagle would hold small ones back).
       (a as Deno.TcpConn).setNoDelay(true);
-      pair.b.setNoDelay(true);
+      b.setNoDelay(true);
+      pair.b = b;
       await Promise.all([this.#pump(a, pair.b), this.#pump(pair.b, a)]);
     } catch {
       /* one side ended */
