@@ -42,6 +42,16 @@ const SHELLS: Record<string, UserShell> = {
     },
     csh: true,
   },
+  // Each program it runs leaves tmux naming the pane's first program (`sh`) until the next starts.
+  "tcsh whose start-up file runs many programs": {
+    program: "/usr/bin/tcsh",
+    rc: {
+      file: ".tcshrc",
+      text: "echo 'loading plugins'\n" + "ls / >/dev/null\nsleep 0.01\n".repeat(40) +
+        "set prompt='[rc] > '\n",
+    },
+    csh: true,
+  },
 };
 
 for (const [name, shell] of Object.entries(SHELLS)) {

@@ -26,6 +26,11 @@ export async function waitForPrompt(
   fresh = false,
   /** False once the shell is known to have reached its prompt (a mark, an earlier command): it started. */
   mayBeStarting = true,
+  /**
+   * Asks the OS which program holds the terminal when tmux names a shell (tmux keeps the name of an
+   * ended job): `kind: null` is a program that is not a shell, and the pane is treated as running it.
+   */
+  confirm?: (seen: { kind: ShellKind; name: string }) => Promise<{ kind: ShellKind | null; name: string }>,
 ): Promise<{ kind: ShellKind; name: string }> {
   const deadline = performance.now() + PROMPT_GRACE_MS;
   let busySince: number | null = null;
@@ -38,10 +43,15 @@ export async function waitForPrompt(
         "Its output is still readable with capture_pane; omit pane_id to use the default pane, or create_pane.",
       );
     }
-    const kind = shellKind(state.command);
+    let kind = shellKind(state.command);
     if (kind === null && isShell(state.command)) throw unsupported(pane, action, state.command);
     const late = performance.now() >= deadline;
-    if (kind && (state.drawn || late)) return { kind, name: state.command };
+    if (kind && (state.drawn || late)) {
+      const confirmed = confirm ? await confirm({ kind, name: state.command }) : { kind, name: state.command };
+      if (confirmed.kind !== null) return { kind: confirmed.kind, name: confirmed.name };
+      kind = null;
+      state.command = confirmed.name;
+    }
     // The user's shell this server started a moment ago runs its start-up files, which may run
     // programs (yash's runs grep, many run ls or sleep): that pane is starting, not busy.
     const young = mayBeStarting &&

@@ -91,10 +91,14 @@ export class Typist {
         // A shell started inside the integrated one: when it ends, the outer shell's end mark says so.
         if (last?.kind === "S") outer = { nonce: pane.marks.nonce, seq: last.seq };
       }
-      const shell = await this.#confirmShell(
-        key,
+      const shell = await waitForPrompt(
+        this.tmux,
         pane,
-        await waitForPrompt(this.tmux, pane, action, signal, fresh, !started),
+        action,
+        signal,
+        fresh,
+        !started,
+        (seen) => this.#confirmShell(key, pane, seen),
       );
       return { pane, stream, marks: null, shell, outer };
     } catch (error) {
@@ -105,19 +109,29 @@ export class Typist {
 
   /**
    * tmux names the terminal's foreground process group; tcsh leaves it on a job that has ended,
-   * whose name tmux keeps (`sh` after `sh -c …`, also one its start-up file ran before the first
-   * command), and the wrong wrapper line would be typed. So a pane's first shell, and a shell other
-   * than the one last seen in it, is asked of /proc (an ended group falls back to the pane's own
-   * process). The same shell as last time costs nothing.
+   * for which tmux names the pane's first program (`sh`, the start-up gate), also between two
+   * programs its start-up file runs, and the wrong wrapper line would be typed. So a pane's first
+   * shell, and a shell other than the one last seen in it, is asked of /proc (an ended group falls
+   * back to the pane's own process): a program that is not a shell there (the start-up file's next
+   * one) means the shell is not at its prompt yet. The same shell as last time costs nothing.
    */
-  async #confirmShell(key: string, pane: PaneInfo, seen: Prepared["shell"]): Promise<Prepared["shell"]> {
+  async #confirmShell(
+    key: string,
+    pane: PaneInfo,
+    seen: Prepared["shell"],
+  ): Promise<{ kind: ShellKind | null; name: string }> {
     const before = this.#shells.get(key);
     let shell = seen;
     if (before?.name !== seen.name && this.proc && pane.pid !== null) {
       try {
         const state = readProcState(await this.proc.snapshot(pane.pid), pane.pid);
-        const kind = state.fgCommand === null ? null : shellKind(state.fgCommand);
-        if (kind !== null) shell = { kind, name: state.fgCommand! };
+        // The group ended between two reads: look again.
+        if (state.fgPid !== null && state.fgCommand === null) return { kind: null, name: seen.name };
+        if (state.fgCommand !== null) {
+          const kind = shellKind(state.fgCommand);
+          if (kind === null) return { kind, name: state.fgCommand };
+          shell = { kind, name: state.fgCommand };
+        }
       } catch { /* /proc could not be read: tmux's answer stands */ }
     }
     this.#shells.delete(key);

@@ -40,7 +40,12 @@ export class ProcReader {
     const file = join(dir, `${Deno.pid}-${++this.#counter}.txt`);
     if (/['\n%]/.test(file)) throw new RangeError(`unsafe path ${file}`);
     try {
-      await this.tmux.oneShot("run-shell", escapeFormat(`{ P=${panePid}; ${script}; } > '${file}' 2>/dev/null`));
+      // Exit 0 whatever the last read did: tmux fails a run-shell whose script fails, and a gone
+      // foreground group (tcsh leaves the terminal on an ended job) fails the last `ls`.
+      await this.tmux.oneShot(
+        "run-shell",
+        escapeFormat(`{ P=${panePid}; ${script}; } > '${file}' 2>/dev/null; exit 0`),
+      );
       return parseSnapshot(await Deno.readTextFile(file));
     } catch {
       return new Map();
@@ -59,6 +64,8 @@ const SCRIPT = [
   "r /proc/$P/stat; s=$v; l $P",
   "s=${s##*) }; set -- $s; T=$6",
   '[ "$T" -gt 0 ] || exit 0',
+  // A foreground group that has ended (tcsh leaves the terminal on one): the pane's process answers.
+  '[ -r "/proc/$T/stat" ] || T=$P',
   "for f in stat comm syscall wchan; do r /proc/$T/$f; done",
   "echo \"@@ /proc/$T/cmdline\"; tr '\\000' ' ' < /proc/$T/cmdline; echo",
   "l $T",
