@@ -2,6 +2,7 @@ import { commandLine } from "./quote.ts";
 import { classifyTmuxError, TmuxError } from "./errors.ts";
 import { ControlParser, type Reply } from "./control_parser.ts";
 import { UTF8 } from "./oneshot.ts";
+import { modeExitBefore } from "./key_guard.ts";
 
 export interface ControlHandlers {
   notification?(name: string, args: string): void;
@@ -13,6 +14,12 @@ export interface ControlHandlers {
    * that a two-core machine takes from the writer). For output clients, never the command one.
    */
   floodPause?: { bytes: number; ms: number };
+  /**
+   * A command unanswered this long means the connection is stuck (a prompt opened on this client
+   * by a user's hook or binding waits for an answer it can never type): the client is ended, its
+   * calls fail, and the next call reconnects. Never on a connection that runs slow commands.
+   */
+  stallMs?: number;
 }
 
 /** How to start a control client: the program, its arguments, and how its early death reads. */
@@ -53,6 +60,7 @@ class StderrTail {
 
 interface Pending {
   line: string;
+  sentAt: number;
   /** Called as the reply is parsed, before any later `%output` is handed on. */
   onReply?: () => void;
   resolve(lines: string[]): void;
@@ -65,13 +73,15 @@ const encoder = new TextEncoder();
  * One persistent `tmux -C` client. Commands are written one per line and their replies matched
  * strictly in order. It attaches with `no-output`; `%output` is switched on per pane by callers.
  * Never send a blocking command (`wait-for CHANNEL`, `run-shell` without `-b`) here: it stalls
- * every later reply.
+ * every later reply. Keys (`send-keys`) are sent after `copy-mode -q` on their pane, for the same
+ * reason (key_guard.ts).
  */
 export class ControlClient {
   readonly #child: Deno.ChildProcess;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #pending: Pending[] = [];
   #closedReason: string | null = null;
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
   readonly closed: Promise<void>;
 
   private constructor(child: Deno.ChildProcess, private readonly handlers: ControlHandlers) {
@@ -173,12 +183,22 @@ export class ControlClient {
         Promise.reject(new TmuxError("disconnected", `tmux connection is closed: ${reason}`, line))
       );
     }
+    const written: string[] = [];
+    const sentAt = performance.now();
     const replies = lines.map((line, i) => {
+      // Keys never reach a pane's mode, whose bindings could stall this connection (key_guard.ts).
+      const modeExit = modeExitBefore(commands[i]);
+      if (modeExit) {
+        written.push(commandLine(modeExit));
+        this.#pending.push({ line: written.at(-1)!, sentAt, resolve: () => {}, reject: () => {} });
+      }
       const { promise, resolve, reject } = Promise.withResolvers<string[]>();
-      this.#pending.push({ line, resolve, reject, onReply: onReply[i] });
+      this.#pending.push({ line, sentAt, resolve, reject, onReply: onReply[i] });
+      written.push(line);
       return promise;
     });
-    this.#writer.write(encoder.encode(lines.join("\n") + "\n")).catch((error) => this.#close(String(error)));
+    this.#writer.write(encoder.encode(written.join("\n") + "\n")).catch((error) => this.#close(String(error)));
+    this.#watchStall();
     return replies;
   }
 
@@ -221,7 +241,28 @@ export class ControlClient {
     await this.#child.status.catch(() => {});
   }
 
+  /** Checks, while commands wait, that the oldest is answered within `stallMs`. */
+  #watchStall(): void {
+    const stallMs = this.handlers.stallMs;
+    if (stallMs === undefined || this.#stallTimer !== undefined || this.#pending.length === 0) return;
+    const due = this.#pending[0].sentAt + stallMs - performance.now();
+    this.#stallTimer = setTimeout(() => {
+      this.#stallTimer = undefined;
+      const oldest = this.#pending[0];
+      if (oldest && performance.now() - oldest.sentAt >= stallMs) {
+        const name = oldest.line.split(" ")[0];
+        this.kill();
+        this.#close(`tmux did not answer ${name} within ${stallMs / 1000} s (the connection was stuck; it reconnects)`);
+        return;
+      }
+      this.#watchStall();
+    }, Math.max(0, due));
+    Deno.unrefTimer(this.#stallTimer);
+  }
+
   #close(reason: string): void {
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
     if (this.#closedReason !== null) return;
     this.#closedReason = reason;
     for (const pending of this.#pending.splice(0)) {

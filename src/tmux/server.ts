@@ -14,6 +14,8 @@ export type TmuxStatus =
 
 /** A command on the control connection normally answers in well under a millisecond. */
 export const SLOW_COMMAND_MS = 500;
+/** A local command unanswered this long has stuck the connection, which is then replaced. */
+export const STALLED_COMMAND_MS = 15_000;
 
 /**
  * One tmux server (one socket): a lazily opened, persistent control connection plus the
@@ -189,6 +191,9 @@ export class TmuxServer {
       closed: (reason) => {
         if (attached && !this.#stopping) this.#status({ kind: "lost", reason });
       },
+      // Locally every command answers at once (blocking ones run as separate clients); a link's
+      // scripts take what they take, and ssh's keep-alives notice a dead host.
+      ...(this.remote ? {} : { stallMs: STALLED_COMMAND_MS }),
     };
     this.#client =
       await (this.remote

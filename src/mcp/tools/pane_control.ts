@@ -128,7 +128,8 @@ export const paneControlTools = [
   defineTool({
     name: "enter_copy_mode",
     title: "Enter copy mode",
-    description: "Put a pane in copy mode, optionally scrolled up `scroll_up` lines.",
+    description: "Put a pane in copy mode, optionally scrolled up `scroll_up` lines. Keys typed into the pane later " +
+      "leave copy mode first and go to its program.",
     profile: "all",
     group: "panes",
     tier: "mutating",
