@@ -19,9 +19,9 @@ const calls = Number(Deno.args[0] ?? 40);
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 const lab = await SshLab.start();
-const socket = `tw-bench-hosts-${Deno.pid}`;
-const local = new TmuxServer(["-L", socket], async () => {
-  await new Deno.Command("tmux", { args: ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "bench"] })
+const socket = `${lab.dir}/bench.sock`; // removed with the lab's directory
+const local = new TmuxServer(["-S", socket], async () => {
+  await new Deno.Command("tmux", { args: ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "bench"] })
     .output();
   return "bench";
 });

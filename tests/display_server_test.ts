@@ -110,6 +110,17 @@ Deno.test("notify says nobody saw it without a client, and shows the message in 
   }
 });
 
+/** Accepts connections on a Unix socket and never answers them. */
+const HUNG_SERVER = `import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(64)
+print("listening", flush=True)
+held = []
+while True:
+    held.append(s.accept())
+`;
+
 Deno.test("servers: list this user's servers, live and stale, and describe one", async () => {
   await using server = await TestServer.start({ args: ["--tools", "all", "--safety", "readonly"] });
   const other = `${server.dir}/other`;
@@ -118,8 +129,19 @@ Deno.test("servers: list this user's servers, live and stale, and describe one",
   await tmuxAt(stale, "-f", "/dev/null", "new-session", "-d", "-s", "z");
   const stalePid = (await tmuxAt(stale, "display-message", "-p", "#{pid}")).stdout.trim();
   Deno.kill(Number(stalePid), "SIGKILL"); // leaves its socket file behind
+  // A server that accepts connections and never answers (a tmux client can hang for good like this).
+  const hung = `${server.dir}/hung`;
+  const listener = new Deno.Command("python3", {
+    args: ["-c", HUNG_SERVER, hung],
+    stdout: "piped",
+  }).spawn();
+  const reader = listener.stdout.getReader();
+  await reader.read(); // "listening"
   try {
+    const started = performance.now();
     const { servers } = await server.call<{ servers: Record<string, unknown>[] }>("list_servers");
+    const took = performance.now() - started;
+    assert.ok(took < 10_000, `list_servers waited ${Math.round(took)} ms on a server that never answers`);
     const byPath = new Map(servers.map((s) => [s.socket_path, s]));
     const own = byPath.get(server.socket)!;
     assert.equal(own.current, true);
@@ -128,6 +150,7 @@ Deno.test("servers: list this user's servers, live and stale, and describe one",
     assert.equal(byPath.get(other)?.alive, true);
     assert.equal(byPath.get(other)?.sessions, 1);
     assert.equal(byPath.get(stale)?.alive, false);
+    assert.equal(byPath.get(hung)?.alive, false);
 
     const info = await server.call<Record<string, unknown>>("get_server_info", { socket: other });
     assert.equal(String(info.pid), (await tmuxAt(other, "display-message", "-p", "#{pid}")).stdout.trim());
@@ -139,6 +162,10 @@ Deno.test("servers: list this user's servers, live and stale, and describe one",
     assert.match(await server.callError("kill_server", { socket: other }), /^TIER_DENIED/);
   } finally {
     await tmuxAt(other, "kill-server");
+    listener.kill();
+    reader.releaseLock();
+    await listener.stdout.cancel();
+    await listener.status;
   }
 });
 

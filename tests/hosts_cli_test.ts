@@ -65,7 +65,7 @@ Deno.test({
         assert.match(missing.stderr, /No workspace "999" on host alpha/);
 
         // On a terminal (a local tmux pane): a read-only client appears on the remote workspace.
-        const socket = `tw-attach-host-${Deno.pid}`;
+        const socket = `${lab.dir}/attach.sock`; // removed with the lab's directory
         const env = cleanEnv({
           TMUXWRIGHT_HOSTS: "alpha=alpha",
           TMUXWRIGHT_SSH_CONFIG: lab.configFile,
@@ -82,7 +82,7 @@ Deno.test({
         ]
           .map((w) => `'${w}'`).join(" ");
         const local = (...args: string[]) =>
-          new Deno.Command("tmux", { args: ["-L", socket, "-f", "/dev/null", ...args], env, clearEnv: true }).output();
+          new Deno.Command("tmux", { args: ["-S", socket, "-f", "/dev/null", ...args], env, clearEnv: true }).output();
         await local("new-session", "-d", "-x", "100", "-y", "30", command);
         try {
           let clients = "";

@@ -27,7 +27,9 @@ async function failure(call: Promise<unknown>): Promise<{ error: ToolError; ms: 
   throw new Error("the call succeeded");
 }
 
-const LOCAL = new TmuxServer(["-L", `tw-hosts-test-${Deno.pid}`], () => Promise.resolve("unused"));
+// A socket path, not a name: tmux leaves its socket behind at kill-server, and the test removes it.
+const LOCAL_SOCKET = `/tmp/tw-hosts-test-${Deno.pid}.sock`;
+const LOCAL = new TmuxServer(["-S", LOCAL_SOCKET], () => Promise.resolve("unused"));
 
 Deno.test({
   name: "host links over real OpenSSH",
@@ -194,6 +196,7 @@ Deno.test({
       await hosts.close();
       await LOCAL.oneShot("kill-server").catch(() => {});
       await LOCAL.close();
+      await Deno.remove(LOCAL_SOCKET).catch(() => {});
       await lab.close();
     }
   },

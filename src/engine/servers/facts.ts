@@ -1,4 +1,5 @@
-import { tmuxOneShot } from "../../tmux/oneshot.ts";
+import { type OneShotResult, tmuxOneShot } from "../../tmux/oneshot.ts";
+import { TmuxError } from "../../tmux/errors.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 
 export interface ServerFacts {
@@ -13,6 +14,9 @@ export interface ServerFacts {
   /** Clients people use (control-mode clients, like this server's own, are not counted). */
   clients: number;
 }
+
+/** A probe answers in a few ms; one that has not within this hung. */
+const PROBE_LIMIT_MS = 3_000;
 
 // Tagged rows so one round of commands gives every count.
 const COMMANDS = [
@@ -44,11 +48,11 @@ export async function connectedServerFacts(tmux: TmuxServer): Promise<ServerFact
   return parse((await tmux.batch(COMMANDS)).flat(), "");
 }
 
-/** Facts of another server by socket (`-S path` or `-L name`), one tmux process; a dead socket is `alive: false`. */
+/** Facts of another server by socket (`-S path` or `-L name`), one tmux process; a dead or hung one is `alive: false`. */
 export async function probeServer(socketArgs: string[], socketPath: string): Promise<ServerFacts> {
   const chained = COMMANDS.flatMap((command, i) => [...(i > 0 ? [";"] : []), ...command]);
-  const out = await tmuxOneShot([...socketArgs, ...chained]);
-  if (out.code !== 0 && !out.stdout.startsWith("I\x1f")) {
+  const out = await probeOnce([...socketArgs, ...chained]) ?? await probeOnce([...socketArgs, ...chained]);
+  if (out === null || (out.code !== 0 && !out.stdout.startsWith("I\x1f"))) {
     return {
       socketPath,
       alive: false,
@@ -62,6 +66,20 @@ export async function probeServer(socketArgs: string[], socketPath: string): Pro
     };
   }
   return parse(out.stdout.split("\n"), socketPath);
+}
+
+/**
+ * One probe, or null when its client hung (a tmux 3.3a client now and then never runs its command
+ * after connecting; see ONE_SHOT_LIMIT_MS). The probe only reads, so a hung one is tried again: a
+ * listing of every server must not wait 30 s on one stuck client.
+ */
+async function probeOnce(args: string[]): Promise<OneShotResult | null> {
+  try {
+    return await tmuxOneShot(args, undefined, PROBE_LIMIT_MS);
+  } catch (error) {
+    if (error instanceof TmuxError && error.kind === "disconnected") return null;
+    throw error;
+  }
 }
 
 /** Ends a tmux server (its own process: the control connection on it ends with it). */

@@ -15,10 +15,11 @@ export async function listSocketPaths(
   stateDir: string,
   ownSocket: string | null,
 ): Promise<string[]> {
-  const extra = ownSocket && SAFE_DIR.test(dirname(ownSocket)) ? ` '${dirname(ownSocket)}'` : "";
+  // The connected server's directory first: with more sockets than are probed, its neighbours stay listed.
+  const extra = ownSocket && SAFE_DIR.test(dirname(ownSocket)) ? `'${dirname(ownSocket)}' ` : "";
   const file = join(stateDir, `sockets-${Deno.pid}-${crypto.randomUUID()}.txt`);
   if (/['\n%]/.test(file)) throw new RangeError(`unsafe path ${file}`);
-  const script = `for d in "\${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"${extra}; do for f in "$d"/*; do ` +
+  const script = `for d in ${extra}"\${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"; do for f in "$d"/*; do ` +
     `if [ -S "$f" ]; then printf '%s\\n' "$f"; fi; done; done > '${file}' 2>/dev/null; exit 0`;
   try {
     await tmux.oneShot("run-shell", escapeFormat(script));

@@ -58,7 +58,8 @@ export const serverTools = [
   defineTool({
     name: "list_servers",
     title: "List servers",
-    description: "tmux servers this user can reach (sockets), alive or stale, with pid, version, session count.",
+    description: "tmux servers this user can reach (sockets), alive or stale, with pid, version, session count " +
+      "(the first 64 sockets; `not_probed` counts the rest).",
     profile: "all",
     group: "server",
     tier: "readonly",
@@ -67,7 +68,8 @@ export const serverTools = [
     async handler(_args, ctx) {
       await ctx.tmux.run("display-message", "-p", "ok"); // connected: the own socket path is known
       const own = ctx.workspace.socketPath;
-      const paths = (await listSocketPaths(ctx.tmux, ctx.app.config.stateDir, own)).slice(0, MAX_SERVERS);
+      const found = await listSocketPaths(ctx.tmux, ctx.app.config.stateDir, own);
+      const paths = found.slice(0, MAX_SERVERS);
       const servers = await Promise.all(
         paths.map(async (path) =>
           path === own
@@ -75,7 +77,8 @@ export const serverTools = [
             : summary(await probeServer(["-S", path], path), false)
         ),
       );
-      return { servers };
+      // Old sockets of ended servers pile up (tmux leaves them): say how many were not probed.
+      return { servers, ...(found.length > paths.length ? { not_probed: found.length - paths.length } : {}) };
     },
   }),
   defineTool({
