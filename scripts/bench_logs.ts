@@ -12,6 +12,7 @@ import { segmentPath } from "../src/engine/output/rotation.ts";
 import { pipeCommand, plainPipeCommand } from "../src/engine/output/log_files.ts";
 import { recordLog } from "../src/engine/output/registry.ts";
 import { TestServer, tmuxAt } from "../tests/helpers/harness.ts";
+import { median, timed } from "./timing.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -30,16 +31,6 @@ function stats(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   return `median ${at(0.5).toFixed(2)} ms, p95 ${at(0.95).toFixed(2)} ms (n=${samples.length})`;
-}
-
-async function time(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return out;
 }
 
 async function benchTail(): Promise<void> {
@@ -63,7 +54,7 @@ async function benchTail(): Promise<void> {
   await Deno.symlink(`${logPath.split("/").pop()}.${"0".repeat(16)}`, logPath);
   console.log(`log of ${LOG_GB} GiB written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await readTail(logPath, 500, true);
-  console.log(`readTail(500 lines, engine)       ${stats(await time(50, () => readTail(logPath, 500, true)))}`);
+  console.log(`readTail(500 lines, engine)       ${stats(await timed(50, () => readTail(logPath, 500, true)))}`);
   await recordLog(join(server.dir, "state"), {
     pane_id: "%999",
     name: "big",
@@ -73,7 +64,7 @@ async function benchTail(): Promise<void> {
     created: new Date().toISOString(),
     path: logPath,
   });
-  const viaMcp = await time(30, () => server.call("read_logs", { pane_id: "big", lines: 500 }));
+  const viaMcp = await timed(30, () => server.call("read_logs", { pane_id: "big", lines: 500 }));
   console.log(`read_logs lines:500 (via MCP)     ${stats(viaMcp)}`);
 }
 
@@ -106,9 +97,9 @@ async function benchSearch(): Promise<void> {
   const searched: number[] = [], floors: number[] = [], regexes: number[] = [];
   const regex = () => server.call("search_panes", { pattern: "FAIL: test_\\w+", regex: true, scrollback: 2000 });
   for (let i = 0; i < 20; i++) { // interleaved, so load hits each alike
-    searched.push(...await time(1, call));
-    floors.push(...await time(1, floor));
-    if (i % 2 === 0) regexes.push(...await time(1, regex));
+    searched.push(...await timed(1, call));
+    floors.push(...await timed(1, floor));
+    if (i % 2 === 0) regexes.push(...await timed(1, regex));
   }
   console.log(`search_panes 100 panes × 2000 lines ${stats(searched)}`);
   console.log(`  same, regex                      ${stats(regexes)}`);
@@ -156,7 +147,6 @@ async function benchProducer(): Promise<void> {
     await tmuxAt(socket, "kill-server");
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const base = median(results.none);
   for (const [name, secs] of Object.entries(results)) {
     const m = median(secs);

@@ -169,6 +169,22 @@ Deno.test("servers: list this user's servers, live and stale, and describe one",
   }
 });
 
+Deno.test("servers: beyond the 64 sockets probed, list_servers says how many it left out", async () => {
+  await using server = await TestServer.start({ args: ["--tools", "all", "--safety", "readonly"] });
+  // Socket files of ended servers, as tmux leaves them at kill-server.
+  const stale = Array.from({ length: 70 }, (_, i) => `${server.dir}/old-${i}`);
+  const made = await new Deno.Command("python3", {
+    args: ["-c", "import socket, sys\nfor p in sys.argv[1:]: socket.socket(socket.AF_UNIX).bind(p)", ...stale],
+  }).output();
+  assert.equal(made.code, 0, new TextDecoder().decode(made.stderr));
+  const listed = await server.call<{ servers: { socket_path: string; current: boolean }[]; not_probed?: number }>(
+    "list_servers",
+  );
+  assert.equal(listed.servers.length, 64);
+  assert.ok((listed.not_probed ?? 0) >= 70 + 1 - 64, `not_probed: ${listed.not_probed}`);
+  assert.ok(listed.servers.some((s) => s.socket_path === server.socket && s.current), "its own server stays listed");
+});
+
 Deno.test("kill_server ends another server, or its own (the next call starts a fresh one)", async () => {
   await using server = await TestServer.start({ args: ["--tools", "all", "--safety", "destructive"] });
   const other = `${server.dir}/other`;

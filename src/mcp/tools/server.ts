@@ -58,8 +58,7 @@ export const serverTools = [
   defineTool({
     name: "list_servers",
     title: "List servers",
-    description: "tmux servers this user can reach (sockets), alive or stale, with pid, version, session count " +
-      "(the first 64 sockets; `not_probed` counts the rest).",
+    description: "tmux servers this user can reach (sockets), alive or stale, with pid, version, session count.",
     profile: "all",
     group: "server",
     tier: "readonly",
