@@ -1,20 +1,24 @@
 /**
  * Remote panes through the tools: a real tmuxwright server (stdio, the official SDK client) with
- * four lab hosts on a private loopback sshd (tests/helpers/sshd.ts), so the figures are the floor
- * of ssh, tmux and the server without network latency.
+ * four lab hosts on a private loopback sshd (tests/helpers/sshd.ts), each behind a relay that
+ * delays every byte in each direction (tests/helpers/tcp_relay.ts), as users will be: a region
+ * away, a continent away.
  *
- *   deno run -A scripts/bench_remote_tools.ts [calls]
+ *   deno run -A scripts/bench_remote_tools.ts [calls] [delays ms each way, comma-separated: 0,25,75]
  *
- * Side by side in one run: capture_pane and execute_command("true") on a remote pane, on a local
- * pane, and the floor of one `ssh host tmux capture-pane` per call; four hosts driven at once
- * against one; the time from a cut link to the next working call; a counting pane's log after
- * its link was cut and black-holed for a second: lines present once, missing, repeated.
+ * Side by side in one run, at each delay: capture_pane, execute_command("true"), send_keys with
+ * a wait, send_keys + wait_for_text (its cursor), run_in_repl, and start_process on a fresh pane
+ * until ready, each in ms and in round trips, next to one `ssh host tmux capture-pane` per call.
+ * Then, without delay: four hosts driven at once against one; the time from a cut link to the
+ * next working call; a counting pane's log after its link was cut and black-holed for a second:
+ * lines present once, missing, repeated.
  */
 import { TestServer } from "../tests/helpers/harness.ts";
 import { LAB_HOSTS, SshLab } from "../tests/helpers/sshd.ts";
 import { median, timed } from "./timing.ts";
 
-const calls = Number(Deno.args[0] ?? 30);
+const calls = Number(Deno.args[0] ?? 20);
+const delays = (Deno.args[1] ?? "0,25,75").split(",").map(Number);
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 const lab = await SshLab.start();
@@ -24,6 +28,13 @@ const server = await TestServer.start({
     TMUXWRIGHT_SSH_CONFIG: lab.configFile,
   },
 });
+const rows = new Map<string, string[]>();
+const row = (name: string, delay: number, values: number[]) => {
+  const m = median(values);
+  const rtt = 2 * delay;
+  const cell = rtt > 0 ? `${ms(m)} (${(m / rtt).toFixed(2)} RTT)` : ms(m);
+  rows.set(name, [...(rows.get(name) ?? []), cell]);
+};
 try {
   const panes: Record<string, string> = {};
   for (const host of ["local", ...LAB_HOSTS]) {
@@ -31,33 +42,76 @@ try {
     panes[host] = created.pane_id;
     await server.call("execute_command", { pane_id: created.pane_id, command: "seq 1 40" });
   }
+  const repl = await server.call<{ pane_id: string }>("create_pane", { host: "alpha", command: "python3 -q" });
+  await server.call("wait_for_text", { pane_id: repl.pane_id, pattern: ">>> ", since: "screen", timeout_ms: 20_000 });
 
-  const captureLocal: number[] = [];
-  const captureRemote: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    captureLocal.push(...await timed(1, () => server.call("capture_pane", { pane_id: panes.local })));
-    captureRemote.push(...await timed(1, () => server.call("capture_pane", { pane_id: panes.alpha })));
+  for (const delay of delays) {
+    lab.setDelay({ delayMs: delay });
+    const n = delay > 50 ? Math.max(5, Math.floor(calls / 2)) : calls;
+    // One call first: the link's buffers and the shell's state warm at this delay.
+    await server.call("execute_command", { pane_id: panes.alpha, command: "true" });
+    row("capture_pane", delay, await timed(n, () => server.call("capture_pane", { pane_id: panes.alpha })));
+    row(
+      "one ssh per call (ssh host tmux capture-pane)",
+      delay,
+      await timed(Math.min(n, 5), async () => {
+        const out = await new Deno.Command("ssh", {
+          args: ["-F", lab.configFile, "alpha", "tmux", "capture-pane", "-p", "-t", panes.alpha.split(":")[1]],
+          stdout: "piped",
+          stderr: "null",
+        }).output();
+        if (!out.success) throw new Error("ssh capture-pane failed");
+      }),
+    );
+    row(
+      'execute_command("true")',
+      delay,
+      await timed(n, () => server.call("execute_command", { pane_id: panes.alpha, command: "true" })),
+    );
+    row(
+      'send_keys "echo hi", wait shell',
+      delay,
+      await timed(n, () => server.call("send_keys", { pane_id: panes.alpha, text: "echo hi", wait: ["shell"] })),
+    );
+    row(
+      'send_keys "echo hi" + wait_for_text "^hi$"',
+      delay,
+      await timed(n, async () => {
+        const sent = await server.call<{ cursor: string }>("send_keys", { pane_id: panes.alpha, text: "echo hi" });
+        await server.call("wait_for_text", { pane_id: panes.alpha, pattern: "^hi$", regex: true, cursor: sent.cursor });
+      }),
+    );
+    row(
+      'run_in_repl "1+1" (python3)',
+      delay,
+      await timed(n, () => server.call("run_in_repl", { pane_id: repl.pane_id, input: "1+1", prompt: "^>>> $" })),
+    );
+    const fresh: string[] = [];
+    row(
+      "start_process on a fresh pane, until ready",
+      delay,
+      await timed(Math.min(n, 5), async () => {
+        const started = await server.call<{ pane_id: string; outcome: string }>("start_process", {
+          host: "alpha",
+          command: "echo ready-now",
+          ready: "^ready-now",
+          timeout_ms: 20_000,
+        });
+        if (started.outcome !== "ready") throw new Error(`start_process: ${started.outcome}`);
+        fresh.push(started.pane_id);
+      }),
+    );
+    for (const pane_id of fresh) await server.call("kill_pane", { pane_id });
   }
-  const sshPerCall = await timed(Math.min(calls, 10), async () => {
-    const out = await new Deno.Command("ssh", {
-      args: ["-F", lab.configFile, "alpha", "tmux", "capture-pane", "-p", "-t", panes.alpha.split(":")[1]],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    if (!out.success) throw new Error("ssh capture-pane failed");
-  });
+  lab.setDelay({ delayMs: 0 });
+  console.log(`remote figures (median), one way delay ${delays.map((d) => `${d} ms`).join(" | ")}:`);
+  for (const [name, cells] of rows) console.log(`  ${name}: ${cells.join(" | ")}`);
+
+  const captureLocal = await timed(calls, () => server.call("capture_pane", { pane_id: panes.local }));
+  const execLocal = await timed(calls, () => server.call("execute_command", { pane_id: panes.local, command: "true" }));
   console.log(
-    `capture_pane median: local ${ms(median(captureLocal))}, remote ${ms(median(captureRemote))}, ` +
-      `one ssh per call ${ms(median(sshPerCall))} (${(median(sshPerCall) / median(captureRemote)).toFixed(0)}×)`,
+    `local, for comparison: capture_pane ${ms(median(captureLocal))}, execute_command ${ms(median(execLocal))}`,
   );
-
-  const execLocal: number[] = [];
-  const execRemote: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    execLocal.push(...await timed(1, () => server.call("execute_command", { pane_id: panes.local, command: "true" })));
-    execRemote.push(...await timed(1, () => server.call("execute_command", { pane_id: panes.alpha, command: "true" })));
-  }
-  console.log(`execute_command("true") median: local ${ms(median(execLocal))}, remote ${ms(median(execRemote))}`);
 
   const rounds = Math.max(5, Math.floor(calls / 3));
   const one = await timed(rounds, () => server.call("execute_command", { pane_id: panes.alpha, command: "true" }));

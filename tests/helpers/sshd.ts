@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { TcpRelay } from "./tcp_relay.ts";
+import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
 
 /**
  * A private OpenSSH server for tests: Debian's sshd on a free loopback port, with a host key and
@@ -48,7 +48,12 @@ export class SshLab {
     return this.relays.get(host)!;
   }
 
-  static async start(): Promise<SshLab> {
+  /** Every trusted host's relay delays each direction by this from now on (see TcpRelay). */
+  setDelay(delay: LinkDelay): void {
+    for (const relay of this.relays.values()) relay.setDelay(delay);
+  }
+
+  static async start(options: { delay?: LinkDelay } = {}): Promise<SshLab> {
     const dir = await Deno.makeTempDir({ prefix: "tw-sshlab-" });
     const user = new TextDecoder().decode(
       (await new Deno.Command("id", { args: ["-un"], stdout: "piped" }).output()).stdout,
@@ -118,7 +123,7 @@ export class SshLab {
     void drain(sshd.stderr);
     await Promise.all([port, notmuxPort, oldtmuxPort].map(waitForPort));
 
-    const relays = new Map(LAB_HOSTS.map((name) => [name, new TcpRelay(port)]));
+    const relays = new Map(LAB_HOSTS.map((name) => [name, new TcpRelay(port, options.delay)]));
     const common = [
       `User ${user}`,
       `IdentityFile ${join(dir, "id")}`,

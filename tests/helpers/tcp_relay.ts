@@ -1,16 +1,26 @@
+/** A one-way delay: each chunk is passed on `delayMs` (plus up to `jitterMs`, in order) after it came. */
+export interface LinkDelay {
+  delayMs: number;
+  jitterMs?: number;
+}
+
 /**
  * A loopback TCP relay between ssh and sshd that a test can break: `cut()` drops every live
  * connection (as a reset network), `blackhole()` keeps them open but passes no byte either way
- * and leaves new ones unanswered (as a dead route), `heal()` forwards again.
+ * and leaves new ones unanswered (as a dead route), `heal()` forwards again. `delay` holds every
+ * byte back in each direction, as a distant network would (the kernel here has no netem), so a
+ * round trip costs 2 × delay; `setDelay` changes it for what comes next.
  */
 export class TcpRelay {
+  #delay: LinkDelay = { delayMs: 0 };
   readonly #listener: Deno.TcpListener;
   readonly #live = new Set<{ a: Deno.Conn; b: Deno.Conn | null }>();
   #blackholed = false;
   #healed = Promise.withResolvers<void>();
   readonly #serving: Promise<void>;
 
-  constructor(private readonly targetPort: number) {
+  constructor(private readonly targetPort: number, delay?: LinkDelay) {
+    if (delay) this.setDelay(delay);
     this.#listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     this.#serving = this.#serve();
   }
@@ -21,6 +31,15 @@ export class TcpRelay {
 
   get connections(): number {
     return this.#live.size;
+  }
+
+  /** The delay each way from now on (bytes already held keep theirs). */
+  setDelay(delay: LinkDelay): void {
+    this.#delay = { delayMs: Math.max(0, delay.delayMs), jitterMs: Math.max(0, delay.jitterMs ?? 0) };
+  }
+
+  get delay(): LinkDelay {
+    return { ...this.#delay };
   }
 
   cut(): void {
@@ -71,14 +90,32 @@ export class TcpRelay {
 
   async #pump(from: Deno.Conn, to: Deno.Conn): Promise<void> {
     const buffer = new Uint8Array(64 * 1024);
+    // Held chunks leave in arrival order, each at its own time: a late one never overtakes.
+    let last = 0;
+    let chain = Promise.resolve();
+    let failed: unknown = null;
     for (;;) {
       const n = await from.read(buffer);
       if (n === null) break;
       // Black-holed bytes are swallowed, as a dead route loses them.
       if (this.#blackholed) continue;
-      let offset = 0;
-      while (offset < n) offset += await to.write(buffer.subarray(offset, n));
+      const { delayMs, jitterMs = 0 } = this.#delay;
+      if (delayMs === 0 && jitterMs === 0) {
+        await chain;
+        await writeAll(to, buffer.subarray(0, n));
+        continue;
+      }
+      const chunk = buffer.slice(0, n);
+      const at = Math.max(last, performance.now() + delayMs + Math.random() * jitterMs);
+      last = at;
+      chain = chain.then(async () => {
+        const wait = at - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (failed === null && !this.#blackholed) await writeAll(to, chunk);
+      }).catch((error) => void (failed = error));
+      if (failed !== null) throw failed;
     }
+    await chain;
     throw new Error("ended");
   }
 
@@ -90,4 +127,9 @@ export class TcpRelay {
       } catch { /* already closed */ }
     }
   }
+}
+
+async function writeAll(to: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) offset += await to.write(bytes.subarray(offset));
 }
