@@ -16,7 +16,7 @@ import { DisplayPanes } from "./engine/display/mod.ts";
 import { PatternCompiler } from "./patterns/mod.ts";
 import { ShellIntegration } from "./engine/integration/mod.ts";
 import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
-import { HostRegistry } from "./engine/hosts/mod.ts";
+import { HostRegistry, RemoteShells } from "./engine/hosts/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -108,7 +108,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   let slots = 1; // session names: the process owner has slot 1, each session owner the next
   const workspaceFor = (instance: string, hub: boolean, host: string): Workspace => {
     if (host !== "local") {
-      const remote = { hubSession: hosts.hubSession, logs: remoteHost(host).logs };
+      const { logs, shells } = remoteHost(host);
+      const remote = { hubSession: hosts.hubSession, logs, shells };
       return new Workspace(config, events, hosts.link(host), { instance, hub: false, firstSlot: 0, remote });
     }
     return new Workspace(config, events, tmux, { instance, hub, firstSlot: hub ? 1 : ++slots }, integration);
@@ -153,8 +154,9 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     buffers,
     display: new DisplayPanes(tmux),
   };
-  const remotes = new Map<string, HostServices & { logs: RemoteLogs }>();
-  const remoteHost = (name: string): HostServices & { logs: RemoteLogs } => {
+  type RemoteServices = HostServices & { logs: RemoteLogs; shells: RemoteShells };
+  const remotes = new Map<string, RemoteServices>();
+  const remoteHost = (name: string): RemoteServices => {
     let services = remotes.get(name);
     if (!services) {
       const link = hosts.link(name); // HOST_NOT_CONFIGURED for anything else
@@ -172,6 +174,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         buffers: new BufferRegistry(link, config.pid),
         display: new DisplayPanes(link),
         logs: new RemoteLogs(link, { maxBytes: config.logMaxBytes, keep: config.logKeep }),
+        shells: new RemoteShells(link),
       };
       remotes.set(name, services);
     }
@@ -210,7 +213,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         // A host whose link is down is not dialled to tidy up: its lease ends what is left there.
         await Promise.all(
           [...remotes.values()].filter((r) => r.tmux.connected)
-            .map((r) => Promise.all([r.buffers.close(), r.executor.typist.removeRemoteFiles()])),
+            .map((r) => Promise.all([r.buffers.close(), r.executor.typist.removeRemoteFiles(), r.shells.remove()])),
         );
         await hosts.close();
         tmux.kill();

@@ -59,10 +59,16 @@ Deno.test({
       });
 
       await t.step("send_keys, wait_for_text, capture_pane and read_logs on the remote pane", async () => {
-        await server.call("send_keys", { pane_id: web, text: "echo marker-$((6*7))", enter: true });
+        // The cursor from send_keys: output that came before wait_for_text started counts (as locally).
+        const sent = await server.call<{ cursor: string }>("send_keys", {
+          pane_id: web,
+          text: "echo marker-$((6*7))",
+          enter: true,
+        });
         const waited = await server.call<Record<string, unknown>>("wait_for_text", {
           pane_id: web,
           pattern: "marker-42",
+          cursor: sent.cursor,
           timeout_ms: 10_000,
         });
         assert.equal(waited.matched, true, JSON.stringify(waited));
@@ -152,7 +158,13 @@ Deno.test({
           const socketDir = (await lab.remoteTmux("alpha", "display-message", "-p", "#{socket_path}")).stdout.trim()
             .replace(/\/[^/]*$/, "");
           const files = [...Deno.readDirSync(socketDir)].filter((e) => e.name.startsWith("tmuxwright-"));
-          assert.ok(files.length >= 1 && files.every((e) => e.name.endsWith(".sh")), JSON.stringify(files));
+          // Command files, and the directory of the shell integration's start-up files.
+          const commandFiles = files.filter((e) => e.isFile);
+          assert.ok(
+            commandFiles.length >= 1 && commandFiles.every((e) => e.name.endsWith(".sh")),
+            JSON.stringify(files),
+          );
+          assert.ok(files.every((e) => e.isFile || /^tmuxwright-[0-9a-f]{8}$/.test(e.name)), JSON.stringify(files));
           assert.equal(Deno.statSync(socketDir).mode! & 0o077, 0, "in a directory private to the user");
         },
       );

@@ -32,8 +32,10 @@ export class ToolContext {
     return this.app.workspace;
   }
 
-  async pane(ref: string): Promise<PaneInfo> {
-    const pane = await resolvePane(this.app.tmux, ref, this.app.workspace.instance, this.app.workspace.names);
+  /** `recent`: typing and waiting on a remote pane may use what its link last said of it (see RecentPanes). */
+  async pane(ref: string, options: { recent?: boolean } = {}): Promise<PaneInfo> {
+    const { instance, names } = this.app.workspace;
+    const pane = await resolvePane(this.app.tmux, ref, instance, names, options);
     this.paneId = pane.paneId;
     return pane;
   }

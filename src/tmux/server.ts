@@ -32,6 +32,7 @@ export class TmuxServer {
   readonly #notificationListeners = new Set<(name: string, args: string) => void>();
   readonly #outputListeners = new Set<(paneId: string, bytes: Uint8Array) => void>();
   readonly #statusListeners = new Set<(status: TmuxStatus) => void>();
+  readonly #sendListeners = new Set<(commands: readonly (readonly string[])[]) => void>();
   #connections = 0;
   #stopping = false;
   #shellRuns = 0;
@@ -60,6 +61,11 @@ export class TmuxServer {
     return this.#client?.isOpen ?? false;
   }
 
+  /** How many times the control connection was opened: what was set up on the other side is per connection. */
+  get connections(): number {
+    return this.#connections;
+  }
+
   /** Opens the control connection now (a remote link: connects, or throws why it cannot). */
   async connect(): Promise<void> {
     await this.#connection();
@@ -68,6 +74,7 @@ export class TmuxServer {
   /** Runs one command on the control connection. */
   async run(...args: string[]): Promise<string[]> {
     const client = await this.#connection();
+    this.#sendListeners.forEach((l) => l([args]));
     return this.#timed(client, args);
   }
 
@@ -88,6 +95,7 @@ export class TmuxServer {
     onReply: readonly ((() => void) | undefined)[] = [],
   ): Promise<Promise<string[]>[]> {
     const client = await this.#connection();
+    this.#sendListeners.forEach((l) => l(commands));
     const started = performance.now();
     return client.runMany(commands, onReply).map((reply, i) => this.#timedReply(reply, commands[i], started));
   }
@@ -136,6 +144,12 @@ export class TmuxServer {
   }
 
   /** Connects, reconnects, losses of the connection and slow commands, as they happen. */
+  /** Each command written on the control connection, as it goes (what it may change is the listener's to judge). */
+  onSend(listener: (commands: readonly (readonly string[])[]) => void): () => void {
+    this.#sendListeners.add(listener);
+    return () => this.#sendListeners.delete(listener);
+  }
+
   onStatus(listener: (status: TmuxStatus) => void): () => void {
     this.#statusListeners.add(listener);
     return () => this.#statusListeners.delete(listener);

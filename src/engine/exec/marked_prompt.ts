@@ -41,6 +41,8 @@ export async function markedPrompt(
     isDead: () => Promise<boolean>;
     /** The pane's shell holds the terminal and waits for input (at a prompt); null when unknown. */
     atPrompt?: () => Promise<boolean | null>;
+    /** How often atPrompt is asked while no mark has come (default 60 ms; a host's link: less often). */
+    checkMs?: number;
   },
 ): Promise<{ state: PromptState; last: Mark | null }> {
   const judge = (mark: Mark): PromptState | null => {
@@ -66,14 +68,37 @@ export async function markedPrompt(
     const now = performance.now();
     if (now >= deadline) return { state: last === null ? "unmarked" : "busy", last };
     options.signal?.throwIfAborted();
-    const pause = last === null && options.atPrompt ? PROMPT_CHECK_MS : DEAD_CHECK_MS;
+    const pause = last === null && options.atPrompt ? options.checkMs ?? PROMPT_CHECK_MS : DEAD_CHECK_MS;
     await wakeOn(stream.changed(), Math.min(pause, deadline - now), options.signal);
     last = reader.last ?? last;
     if (last !== null) continue;
-    if (await options.isDead()) return { state: "busy", last };
-    if (!options.atPrompt) continue;
-    atPromptSeen = (await options.atPrompt()) === true ? atPromptSeen + 1 : 0;
+    // The OS is asked aside: a mark that comes meanwhile is taken at once (through a host's link
+    // the answer is a round trip away).
+    const check = (async () => {
+      if (await options.isDead()) return "dead" as const;
+      return options.atPrompt ? await options.atPrompt() : null;
+    })();
+    const answer = await untilMark(check, stream, reader, options.signal);
     last = reader.last ?? last;
-    if (last === null && atPromptSeen >= 2) return { state: "unmarked", last };
+    if (last !== null) continue;
+    if (answer === "dead") return { state: "busy", last };
+    atPromptSeen = answer === true ? atPromptSeen + 1 : 0;
+    if (atPromptSeen >= 2) return { state: "unmarked", last };
   }
+}
+
+/** The check's answer, or undefined as soon as a mark is read first. */
+async function untilMark<T>(
+  check: Promise<T>,
+  stream: PaneStream,
+  reader: MarkReader,
+  signal?: AbortSignal,
+): Promise<T | undefined> {
+  let answered = false;
+  const done = check.finally(() => answered = true);
+  done.catch(() => {});
+  while (!answered && reader.last === null) {
+    await wakeOn(Promise.race([done.then(() => {}, () => {}), stream.changed()]), DEAD_CHECK_MS, signal);
+  }
+  return reader.last === null ? await done : undefined;
 }

@@ -21,6 +21,8 @@ const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 /** A shell started with marks that printed none is typed into with the wrapper line this long before a new look. */
 const UNMARKED_RECHECK_MS = 5 * 60_000;
+/** How often a host's shell that printed no mark yet is looked at in /proc. */
+const REMOTE_PROMPT_CHECK_MS = 400;
 /** How long an integrated shell may take to react to an accepted line (its S, E or C mark). */
 const REACT_MS = 2_000;
 /** Characters a bracketed paste passes through unchanged: tab, newline and printable text. */
@@ -81,6 +83,8 @@ export class Typist {
           signal,
           isDead: async () => (await foreground(this.tmux, pane.paneId)).dead,
           atPrompt: this.proc && pane.pid !== null ? () => this.#atPrompt(pane.pid!) : undefined,
+          // Each look at /proc on a host holds its link's queue for a round trip and a script.
+          checkMs: this.tmux.remote ? REMOTE_PROMPT_CHECK_MS : undefined,
         });
         if (state === "ready") {
           const kind: ShellKind = pane.marks.shell === "fish" ? "fish" : "posix";

@@ -4,3 +4,4 @@
  */
 export { type HostConfig, HostRegistry, type HostRegistryOptions, notConfigured } from "./registry.ts";
 export { DEFAULT_SSH_TIMING, HostError, type SshTarget, unreachable } from "../../tmux/ssh.ts";
+export { RemoteShells } from "./remote_shells.ts";

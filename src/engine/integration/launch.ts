@@ -48,6 +48,38 @@ function fishQuote(text: string): string {
 }
 
 /**
+ * How to start `shell` with the start-up files in `dir` (here, or on a remote host), or null when
+ * it has no integration.
+ */
+export function shellLaunch(shell: string, login: boolean, dir: string, kinds = ALL_KINDS): Launch | null {
+  const name = shell.replace(/^.*\//, "");
+  const marks = decodeMarks(`${name}:${newNonce()}`);
+  if (marks === null) return null;
+  const kind = marks.shell === "sh" ? "dash" : marks.shell;
+  if (!kinds.includes(kind)) return null;
+  const env: Record<string, string> = { TMUXWRIGHT_SHELL_MARKS: marks.nonce };
+  const loginFlag = login ? ["-l"] : [];
+  switch (kind) {
+    case "bash":
+      if (login) env.TMUXWRIGHT_BASH_LOGIN = "1"; // --rcfile is ignored by login shells: the rc file reads the profile
+      return { argv: [shell, "--rcfile", join(dir, "bashrc")], env, marks };
+    case "zsh":
+      return { argv: [SH, "-c", WITH_ZDOTDIR, "tmuxwright-zsh", join(dir, "zsh"), shell, ...loginFlag], env, marks };
+    case "fish":
+      return {
+        argv: [shell, ...loginFlag, "--init-command", `source ${fishQuote(join(dir, "init.fish"))}`],
+        env,
+        marks,
+      };
+    case "dash":
+      return { argv: [SH, "-c", WITH_ENV, "tmuxwright-sh", join(dir, "env.sh"), shell, ...loginFlag], env, marks };
+  }
+}
+
+type Kind = "bash" | "zsh" | "fish" | "dash";
+const ALL_KINDS: readonly Kind[] = ["bash", "zsh", "fish", "dash"];
+
+/**
  * The start-up files of integrated shells, written once per server into `<state>/shell/`, and the
  * way to start each shell with them (see README.md). Shells without an integration (tcsh, nu, …)
  * start as they are; commands typed into them use the wrapper line.
@@ -59,28 +91,7 @@ export class ShellIntegration {
 
   /** The argv and environment that start `shell` with its integration, or null when there is none. */
   async launch(shell: string, login: boolean): Promise<Launch | null> {
-    const name = shell.replace(/^.*\//, "");
-    const marks = decodeMarks(`${name}:${newNonce()}`);
-    if (marks === null) return null;
-    const kind = marks.shell === "sh" ? "dash" : marks.shell;
-    const dir = await this.#write();
-    const env: Record<string, string> = { TMUXWRIGHT_SHELL_MARKS: marks.nonce };
-    const loginFlag = login ? ["-l"] : [];
-    switch (kind) {
-      case "bash":
-        if (login) env.TMUXWRIGHT_BASH_LOGIN = "1"; // --rcfile is ignored by login shells: the rc file reads the profile
-        return { argv: [shell, "--rcfile", join(dir, "bashrc")], env, marks };
-      case "zsh":
-        return { argv: [SH, "-c", WITH_ZDOTDIR, "tmuxwright-zsh", join(dir, "zsh"), shell, ...loginFlag], env, marks };
-      case "fish":
-        return {
-          argv: [shell, ...loginFlag, "--init-command", `source ${fishQuote(join(dir, "init.fish"))}`],
-          env,
-          marks,
-        };
-      case "dash":
-        return { argv: [SH, "-c", WITH_ENV, "tmuxwright-sh", join(dir, "env.sh"), shell, ...loginFlag], env, marks };
-    }
+    return shellLaunch(shell, login, await this.#write());
   }
 
   /** Writes the files (once per server: a newer server's files replace an older one's). */

@@ -1,6 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import { listPanes, PANE_TEMPLATE, type PaneInfo, queryPanes } from "./panes.ts";
+import type { RecentPanes } from "./recent_panes.ts";
 
 const PANE_ID = /^%\d{1,9}$/;
 
@@ -18,9 +19,12 @@ export async function resolvePane(
   ref: string,
   instance: string,
   hints?: PaneNameHints,
+  /** A lookup this link answered may stand while nothing changed there (a remote host's warm pane: no round trip). */
+  options: { recent?: boolean } = {},
 ): Promise<PaneInfo> {
+  const recent = options.recent ? hints?.recent : undefined;
   if (PANE_ID.test(ref)) {
-    const pane = await paneById(tmux, ref);
+    const pane = recent?.get(ref) ?? await paneById(tmux, ref, recent);
     if (!pane) throw notFound(ref, await listPanes(tmux), instance);
     return pane;
   }
@@ -31,7 +35,7 @@ export async function resolvePane(
       "Use list_panes to see pane ids and names.",
     );
   }
-  const hinted = await hints?.check(tmux, ref, instance);
+  const hinted = await hints?.check(tmux, ref, instance, recent);
   if (hinted) return hinted;
   const panes = await listPanes(tmux);
   const matches = panes.filter((p) => p.name === ref && p.instance === instance);
@@ -54,11 +58,14 @@ export async function resolvePane(
 export class PaneNameHints {
   readonly #ids = new Map<string, string>();
 
+  /** On a remote link: its recent lookups (see RecentPanes). */
+  constructor(readonly recent?: RecentPanes) {}
+
   /** The pane a hint names, if it still carries that name for this owner (and is not exited). */
-  async check(tmux: TmuxServer, name: string, instance: string): Promise<PaneInfo | null> {
+  async check(tmux: TmuxServer, name: string, instance: string, recent?: RecentPanes): Promise<PaneInfo | null> {
     const id = this.#ids.get(name);
     if (id === undefined) return null;
-    const pane = await paneById(tmux, id);
+    const pane = recent?.get(id) ?? await paneById(tmux, id, recent);
     if (pane && pane.name === name && pane.instance === instance && !pane.dead) return pane;
     this.#ids.delete(name);
     return null;
@@ -70,11 +77,13 @@ export class PaneNameHints {
   }
 }
 
-export async function paneById(tmux: TmuxServer, id: string): Promise<PaneInfo | null> {
+export async function paneById(tmux: TmuxServer, id: string, recent?: RecentPanes): Promise<PaneInfo | null> {
   try {
     // tmux 3.3 answers display-message for a missing pane with empty fields, not an error.
     const pane = (await queryPanes(tmux, ["display-message", "-p", "-t", id, PANE_TEMPLATE]))[0];
-    return pane?.paneId === id ? pane : null;
+    if (pane?.paneId !== id) return null;
+    recent?.remember(pane);
+    return pane;
   } catch (error) {
     if ((error as { kind?: string }).kind === "target_gone") return null;
     throw error;

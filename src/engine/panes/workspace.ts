@@ -11,7 +11,8 @@ import { ensureLogDir, logPathFor, pipeCommand, pruneLogs, recordLog } from "../
 import type { ServerEvents } from "../events/mod.ts";
 import { OwnerLock, pruneDeadLocks, reapDeadWorkspaces, WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
 import { stopForeignLogs } from "./pane_logs.ts";
-import { encodeMarks, type ShellIntegration } from "../integration/mod.ts";
+import { RecentPanes } from "./recent_panes.ts";
+import { encodeMarks, type Launch, type ShellIntegration } from "../integration/mod.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -53,7 +54,7 @@ export interface WorkspaceRole {
    * On a remote host: every owner's panes live in the link's hub session (tmux sends `%output` only
    * for the attached session's panes) and their logs are written locally from it.
    */
-  remote?: { hubSession: string; logs: RemoteLogs };
+  remote?: { hubSession: string; logs: RemoteLogs; shells?: { launch(login: boolean): Promise<Launch | null> } };
 }
 
 /**
@@ -66,9 +67,11 @@ export interface WorkspaceRole {
 export class Workspace {
   readonly instance: string;
   /** Where this owner's pane names were last found (see `PaneNameHints`). */
-  readonly names = new PaneNameHints();
+  readonly names: PaneNameHints;
   #sessionName: string;
   #sessionId: string | null = null;
+  /** The link connection the remote hub was last looked at on (nothing to look at again until it changes). */
+  #openedOn = -1;
   #socketPath: string | null = null;
   #lock: Promise<OwnerLock | null> | null = null;
   #gateCounter = 0;
@@ -87,6 +90,7 @@ export class Workspace {
     private readonly integration?: ShellIntegration,
   ) {
     this.instance = role.instance;
+    this.names = new PaneNameHints(role.remote ? new RecentPanes(tmux) : undefined);
     this.#sessionName = role.remote
       ? role.remote.hubSession
       : role.firstSlot === 1
@@ -145,13 +149,19 @@ export class Workspace {
 
   async #createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
     if (options.name !== undefined) await this.#assertNameFree(options.name);
-    await this.open(); // connects, creating the workspace if needed
     const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
-    // The user's own shell, at its prompt for commands: started with the marks of its integration.
-    const launch = options.argv === undefined && options.command === undefined && !this.role.remote
-      ? await this.integration?.launch(this.config.shell, options.login ?? false) ?? null
-      : null;
+    // The user's own shell, at its prompt for commands: started with the marks of its integration
+    // (on a host, set up there in the same round trip as the workspace's look).
+    const userShell = options.argv === undefined && options.command === undefined;
+    const [, launch] = await Promise.all([
+      this.open(), // connects, creating the workspace if needed
+      !userShell
+        ? null
+        : this.role.remote
+        ? this.role.remote.shells?.launch(options.login ?? false) ?? null
+        : this.integration?.launch(this.config.shell, options.login ?? false) ?? null,
+    ]);
     const program = options.argv ?? launch?.argv ??
       (this.role.remote
         ? remoteShell(options.command, options.login ?? false)
@@ -209,11 +219,10 @@ export class Workspace {
     if (shellSince !== null) {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_shell_since", String(shellSince)]);
     }
-    try {
-      await this.tmux.batch(setups);
-    } finally {
-      await this.tmux.run("wait-for", "-S", channel); // release the gate even if a setup step failed
-    }
+    // The gate is released in the same write: tmux runs each line even when one before it failed.
+    const settled = await Promise.allSettled(await this.tmux.pipeline([...setups, ["wait-for", "-S", channel]]));
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
     await recordLog(this.config.stateDir, {
       pane_id: pane.paneId,
       name: options.name ?? null,
@@ -284,6 +293,10 @@ export class Workspace {
    */
   async #openRemote(): Promise<string> {
     await ensureLogDir(this.config.stateDir);
+    await this.tmux.connect();
+    // Looked at once per connection: if the hub went, so did the link attached to it.
+    if (this.#sessionId !== null && this.#openedOn === this.tmux.connections) return this.#sessionId;
+    const connection = this.tmux.connections;
     const hub = `=${this.#sessionName}:`;
     const [[line]] = await this.tmux.batch([
       ["display-message", "-p", "-t", hub, "#{session_id}\x1f#{pane_id}"],
@@ -301,6 +314,7 @@ export class Workspace {
       await this.tmux.run("set-option", "-p", "-t", hubPane, "@tmuxwright_hub", "1");
     }
     this.#sessionId = sessionId;
+    this.#openedOn = connection;
     return sessionId;
   }
 
@@ -377,6 +391,7 @@ export class Workspace {
    * whole private tmux server with it. Once only; later calls share the first. Bounded by the caller.
    */
   end(): Promise<void> {
+    this.names.recent?.close();
     this.#ended ??= this.#end();
     return this.#ended;
   }

@@ -35,7 +35,7 @@ function clampTimeout(value: number | undefined, fallback: number, max: number) 
 }
 
 async function targetPane(ctx: ToolContext, ref: string | undefined): Promise<{ pane: PaneInfo; fresh: boolean }> {
-  if (ref !== undefined) return { pane: await ctx.pane(ref), fresh: false };
+  if (ref !== undefined) return { pane: await ctx.pane(ref, { recent: true }), fresh: false };
   const { pane, created } = await ctx.workspace.defaultPane();
   ctx.paneId = pane.paneId;
   return { pane, fresh: created };

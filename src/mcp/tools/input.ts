@@ -49,7 +49,7 @@ export const inputTools = [
         return normalized;
       });
       checkNoNul(args.text, "text");
-      const pane = await ctx.pane(args.pane_id);
+      const pane = await ctx.pane(args.pane_id, { recent: true });
       if (pane.dead) throw deadError(pane, "send keys to");
       const enter = args.enter ?? args.text !== undefined;
       const commands: string[][] = [];

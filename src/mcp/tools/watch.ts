@@ -76,7 +76,7 @@ export const watchTools = [
     errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile" },
     async handler(args, ctx) {
       const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
-      const pane = await ctx.pane(args.pane_id);
+      const pane = await ctx.pane(args.pane_id, { recent: true });
       const from = args.cursor === undefined ? undefined : cursorFor(pane, args.cursor, args.since);
       const limit = timeout(args.timeout_ms, 30_000);
       const { end, lastLines } = await waitForOutput(ctx.app, pane, pattern, {
@@ -270,7 +270,7 @@ export const watchTools = [
     async handler(args, ctx) {
       const prompt = await ctx.app.patterns.compile(args.prompt, { what: "prompt regex" });
       checkNoNul(args.input, "input");
-      const pane = await ctx.pane(args.pane_id);
+      const pane = await ctx.pane(args.pane_id, { recent: true });
       if (pane.dead) throw deadError(pane, "send input to");
       const limit = timeout(args.timeout_ms, 30_000);
       const logged = ctx.app.output.followsLog(pane);
