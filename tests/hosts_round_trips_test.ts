@@ -61,7 +61,7 @@ Deno.test({
         }
       });
 
-      await t.step("send_keys with wait, and run_in_repl: one round trip", async () => {
+      await t.step("send_keys with wait on a warm pane: one round trip", async () => {
         const { value, ms } = await timed(() =>
           server.call<{ trigger: string; output: string }>("send_keys", {
             pane_id: pane.pane_id,

@@ -46,6 +46,7 @@ export async function sendAndWait(
     origin: ctx.origin,
     act: send,
     skipLines: options.echoLines,
+    stateOnTimeout: true,
   });
   if (result.trigger === "cancelled") throw new ToolError("CANCELLED", `Wait cancelled after ${result.elapsedMs} ms`);
   const lines = result.output === "" ? [] : result.output.split("\n");

@@ -45,6 +45,8 @@ interface Fired {
   line?: string;
   already?: true;
   exitCode?: number | null;
+  /** Fired by the shell's own prompt mark: it lives and waits at its prompt. */
+  marked?: true;
 }
 
 /**
@@ -63,6 +65,8 @@ export async function watchPane(
     act?: () => Promise<void>;
     /** The first lines are the echo of what `act` types: not output, never matched. */
     skipLines?: number;
+    /** The caller reports the pane's state only on a timeout: a shell seen back at its prompt is not asked again. */
+    stateOnTimeout?: boolean;
   },
 ): Promise<WatchResult> {
   let scan: PaneScan | null = null;
@@ -211,7 +215,7 @@ export async function watchPane(
       for (const mark of marks?.push(bytes, 0) ?? []) {
         if (mark.kind === "E") ended = mark.status;
         if (mark.kind === "P" && mark.pid === pane.pid && has("shell")) {
-          return fire({ trigger: "shell", ...(ended === null ? {} : { exitCode: ended }) });
+          return fire({ trigger: "shell", marked: true, ...(ended === null ? {} : { exitCode: ended }) });
         }
       }
       lastOutput = performance.now();
@@ -267,7 +271,11 @@ export async function watchPane(
   const { text, truncated } = (scan as PaneScan | null)?.scanner.text() ?? { text: "", truncated: false };
   const unfinishedLast = ((scan as PaneScan | null)?.scanner.partial ?? null) !== null;
   const fired = end.kind === "done" ? end.value : { trigger: end.kind === "timeout" ? "timeout" : "cancelled" };
-  const state = await finalState(deps, pane);
+  // Through a host's link a look at the pane is a round trip: not taken when the answer is known.
+  const known = options.stateOnTimeout && "marked" in fired && fired.marked;
+  const state = known
+    ? { alive: true, exitCode: null, panePid: pane.pid, proc: null, gone: false }
+    : await finalState(deps, pane);
   if (end.kind === "done") {
     // The exit of the process the pane was started for, else the pane's own.
     const jobExit = "exitCode" in fired ? fired.exitCode : undefined;
