@@ -144,7 +144,7 @@ Deno.test({
             });
             assert.equal(
               result.output,
-              `it's ${Deno.env.get("HOME") ?? "/root"}\nsecond`,
+              `it's ${lab.home}\nsecond`,
               `${shell}: ${result.output}`,
             );
             assert.equal(result.exit_code, 1, shell);

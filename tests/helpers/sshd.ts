@@ -12,6 +12,9 @@ import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
  * - `changed`: known_hosts holds another key for it (HOST_KEY_CHANGED)
  * - `notmux`: a PATH without tmux; `oldtmux`: a `tmux` that says it is 3.0a
  *
+ * Sessions get an empty HOME (sshd's `SetEnv`), as test panes do: a developer's rc files would
+ * make the hosts' shells slow and their output unpredictable.
+ *
  * It accepts the current user, whoever that is (CI runs as root: `PermitRootLogin yes` here only).
  */
 /** The trusted hosts, each behind its own relay with its own remote tmux server. */
@@ -27,6 +30,11 @@ export class SshLab {
     private readonly sshd: Deno.ChildProcess,
     readonly configFile: string,
   ) {}
+
+  /** The trusted hosts' HOME: empty, so their shells start as a clean test shell does (no developer rc files). */
+  get home(): string {
+    return join(this.dir, "home");
+  }
 
   /** The remote tmux socket directory of a trusted host (its TMUX_TMPDIR). */
   tmuxTmpdir(host: LabHost): string {
@@ -75,6 +83,7 @@ export class SshLab {
     await Deno.writeTextFile(join(dir, "authorized_keys"), `${userKey}\n`);
     await Deno.writeTextFile(join(dir, "known_hosts"), `tw-lab ${hostKey}\ntw-changed ${otherKey}\n`);
     for (const host of LAB_HOSTS) await Deno.mkdir(join(dir, `tmux-${host}`), { mode: 0o700 });
+    await Deno.mkdir(join(dir, "home"), { mode: 0o700 });
     // PATHs for the hosts without a usable tmux: only sh (and what the script needs), or a fake old tmux.
     await Deno.mkdir(join(dir, "notmux-bin"));
     await Deno.symlink("/bin/sh", join(dir, "notmux-bin", "sh"));
@@ -105,6 +114,7 @@ export class SshLab {
         "KbdInteractiveAuthentication no",
         "PubkeyAuthentication yes",
         "AcceptEnv TMUX_TMPDIR",
+        `SetEnv HOME=${join(dir, "home")}`,
         "PrintMotd no",
         "LogLevel ERROR",
         `Match LocalPort ${notmuxPort}`,
