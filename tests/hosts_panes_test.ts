@@ -72,6 +72,12 @@ Deno.test({
         const logs = await server.call<LogTail>("read_logs", { pane_id: web });
         assert.match(logs.content, /marker-42/);
         assert.match(logs.content, /line 3/);
+        // A host's owned panes start without pagers too.
+        const pagers = await server.call<ExecResult>("execute_command", {
+          pane_id: web,
+          command: 'echo "$PAGER $GIT_PAGER"',
+        });
+        assert.equal(pagers.output, "cat cat");
       });
 
       await t.step("start_process with readiness, pane_state, watch_pane, capture_since, stop_process", async () => {
