@@ -201,7 +201,7 @@ Deno.test("send_keys / paste_text waiting for the shell and run_in_repl end when
   assert.equal(turn.output, "who?");
   assert.equal(turn.prompt_seen, false);
   assert.ok(turn.elapsed_ms < BACK_WITHIN_MS, JSON.stringify(turn));
-  await server.call("send_keys", { pane_id: id, text: "Ada" });
+  await server.call("send_keys", { pane_id: id, text: "Ada", wait: ["pattern:^>>> $"] });
   const greeted = await server.call<{ output: string }>("run_in_repl", {
     pane_id: id,
     input: "print('hi ' + name)",

@@ -129,7 +129,31 @@ Deno.test({
         assert.match(String(answer.output), /42/, JSON.stringify(answer));
         const snap = await server.call<{ content: string }>("snapshot_pane", { pane_id: repl.pane_id, format: "text" });
         assert.match(snap.content, /42/);
+        // The REPL's input asks its own question: back at once with outcome input.
+        const asks = await server.call<Record<string, unknown>>("run_in_repl", {
+          pane_id: repl.pane_id,
+          input: "n = input('who? ')",
+          prompt: "^>>> $",
+          timeout_ms: 15_000,
+        });
+        assert.deepEqual([asks.outcome, asks.output], ["input", "who?"], JSON.stringify(asks));
         await server.call("kill_pane", { pane_id: repl.pane_id });
+      });
+
+      await t.step("execute_command on a remote pane hands back a question; the answer reaches it", async () => {
+        const asked = await server.call<Record<string, unknown>>("execute_command", {
+          pane_id: web,
+          command: "read -p 'your name? ' n; echo \"hello $n\"",
+          timeout_ms: 15_000,
+        });
+        assert.deepEqual([asked.outcome, asked.output, asked.exit_code], ["input", "your name?", null]);
+        assert.ok(Number(asked.duration_ms) < 3_000, JSON.stringify(asked));
+        const answered = await server.call<Record<string, unknown>>("send_keys", {
+          pane_id: web,
+          text: "Ada",
+          wait: ["shell"],
+        });
+        assert.match(String(answered.output), /^hello Ada$/m, JSON.stringify(answered));
       });
 
       await t.step(

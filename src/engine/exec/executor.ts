@@ -47,7 +47,7 @@ export interface ExecResult extends BudgetedOutput {
 const INTERRUPT_GRACE_MS = 2000;
 const TICK_MS = 250;
 /** A question holds this long (two answers, no output between): a brief read of the terminal is not one. */
-const QUESTION_HOLD_MS = 250;
+const QUESTION_HOLD_MS = 500;
 
 /** Runs commands in panes' own shells; one at a time per pane. */
 export class Executor {

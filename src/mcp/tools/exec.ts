@@ -54,8 +54,9 @@ export const execTools = [
   defineTool({
     name: "execute_command",
     title: "Execute command",
-    description: "Run a command in a pane's shell (default: an owned pane named `default`) and return only its " +
-      "output and exit code. cd/export persist; stdout is a terminal. Times out with Ctrl-C (default 30 s).",
+    description: "Run a command in a pane's shell (default pane: `default`); returns its output and exit " +
+      "code. cd/export persist; stdout is a terminal. Timeout: Ctrl-C (30 s default). " +
+      "A question (prompt, editor, REPL) returns at once: outcome input.",
     profile: "agent",
     group: "exec",
     tier: "mutating",

@@ -241,8 +241,8 @@ export const watchTools = [
     name: "run_in_repl",
     title: "Run in REPL",
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
-      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole, an open block ended with the empty line it needs; " +
-      "waiting_for_more: the REPL still wants input.",
+      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole (open blocks closed); " +
+      "waiting_for_more: the REPL wants more; outcome input: the input asks a question.",
     profile: "agent",
     group: "watch",
     tier: "mutating",
