@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TestServer } from "./helpers/harness.ts";
 import type { ExecResult } from "./helpers/results.ts";
+import { SshLab } from "./helpers/sshd.ts";
 
 interface Asked extends ExecResult {
   outcome: string;
@@ -221,4 +222,29 @@ Deno.test("send_keys / paste_text waiting for the shell and run_in_repl end when
   assert.equal(pasted.outcome, "input", JSON.stringify(pasted));
   const answered = await server.call<Sent>("send_keys", { pane_id: id, text: "blue", wait: ["shell"] });
   assert.match(answered.output, /^got blue$/m);
+});
+
+Deno.test({
+  name: "ssh typed as a command hands back the remote shell's prompt; send_keys talks to it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    try {
+      await using server = await TestServer.start();
+      const id = await pane(server, "ssh");
+      const asked = await run(server, id, `ssh -F ${lab.configFile} alpha`);
+      assertAsks(asked, "ssh", "program");
+      const answered = await server.call<Sent>("send_keys", {
+        pane_id: id,
+        text: "echo remote-$((6*7))",
+        wait: ["pattern:^remote-42$"],
+      });
+      assert.equal(answered.trigger, "pattern:^remote-42$");
+      const left = await server.call<Sent>("send_keys", { pane_id: id, text: "exit", wait: ["shell"] });
+      assert.equal(left.trigger, "shell", JSON.stringify(left));
+    } finally {
+      await lab.close();
+    }
+  },
 });
