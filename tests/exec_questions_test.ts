@@ -225,7 +225,7 @@ Deno.test("send_keys / paste_text waiting for the shell and run_in_repl end when
 });
 
 Deno.test({
-  name: "ssh typed as a command hands back the remote shell's prompt; send_keys talks to it",
+  name: "ssh typed as a command: its remote shell takes execute_command; exit returns to the outer shell",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -233,16 +233,34 @@ Deno.test({
     try {
       await using server = await TestServer.start();
       const id = await pane(server, "ssh");
+      const outer = await run(server, id, "echo $$");
       const asked = await run(server, id, `ssh -F ${lab.configFile} alpha`);
       assertAsks(asked, "ssh", "program");
+      // The remote shell takes execute_command: exact output and status, state that persists.
+      const inside = await run(server, id, "echo remote-$((6*7)) $$; (exit 7)");
+      assert.equal(inside.exit_code, 7, JSON.stringify(inside));
+      assert.match(inside.output, /^remote-42 \d+$/);
+      assert.notEqual(inside.output.split(" ")[1], outer.output);
+      await run(server, id, "cd /tmp && export TW_SEEN=yes");
+      const multi = await run(server, id, "cat <<'EOF'\n'quoted' $TW_SEEN\nEOF\npwd");
+      assert.equal(multi.output, "'quoted' $TW_SEEN\n/tmp");
+      const where = await server.call<Asked>("execute_command", {
+        pane_id: id,
+        command: "pwd; echo $TW_SEEN",
+        cwd: "/",
+      });
+      assert.equal(where.output, "/\nyes");
       const answered = await server.call<Sent>("send_keys", {
         pane_id: id,
-        text: "echo remote-$((6*7))",
-        wait: ["pattern:^remote-42$"],
+        text: "echo typed-$((6*7))",
+        wait: ["pattern:^typed-42$"],
       });
-      assert.equal(answered.trigger, "pattern:^remote-42$");
-      const left = await server.call<Sent>("send_keys", { pane_id: id, text: "exit", wait: ["shell"] });
-      assert.equal(left.trigger, "shell", JSON.stringify(left));
+      assert.equal(answered.trigger, "pattern:^typed-42$");
+      // Leaving it: the outer shell's end mark gives ssh's status; the pane's own shell takes the next command.
+      const left = await run(server, id, "exit 3");
+      assert.deepEqual([left.exit_code, left.shell_exited], [3, true], JSON.stringify(left));
+      const back = await run(server, id, "echo $$");
+      assert.equal(back.output, outer.output);
     } finally {
       await lab.close();
     }
