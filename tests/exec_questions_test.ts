@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TestServer } from "./helpers/harness.ts";
+import { TestServer, until } from "./helpers/harness.ts";
 import type { ExecResult } from "./helpers/results.ts";
 import { SshLab } from "./helpers/sshd.ts";
 
@@ -265,4 +265,19 @@ Deno.test({
       await lab.close();
     }
   },
+});
+
+Deno.test("a read builtin asks in dash and fish panes too", async () => {
+  await using server = await TestServer.start();
+  for (const [shell, command] of [["dash", "read -r n"], ["fish", "read -P 'name? ' n"]] as const) {
+    const { pane_id } = await server.call<{ pane_id: string }>("create_pane", { command: `${shell} -i` });
+    await until(
+      () => server.call<{ at_shell_prompt: boolean }>("pane_state", { pane_id }),
+      (s) => s.at_shell_prompt,
+    );
+    const asked = await run(server, pane_id, `${command}; echo "hi $n"`);
+    assert.equal(asked.outcome, "input", `${shell}: ${JSON.stringify(asked)}`);
+    const answered = await server.call<Sent>("send_keys", { pane_id, text: "Ada", wait: ["shell"] });
+    assert.match(answered.output, /^hi Ada$/m, `${shell}: ${JSON.stringify(answered)}`);
+  }
 });

@@ -15,7 +15,8 @@ export interface ProbeOptions {
   holdMs: number;
   /**
    * The pane's own shell reading the terminal counts too: the command has begun and not ended,
-   * so that shell runs a `read` builtin, not its prompt (dash and sh read fd 0 at both).
+   * so that shell runs a `read` builtin, not its prompt (dash and sh read fd 0 at both; fish
+   * polls a raw terminal under its question).
    */
   shellReads: boolean;
 }
@@ -99,8 +100,9 @@ export class InputProbe {
     const last = typed.collector.slice(Math.max(typed.scanner.startEnd ?? end, end - 1), end);
     const unfinishedLine = last.length > 0 && last[0] !== 0x0a;
     const state = readProcState(files, pane.pid);
-    const asks = (this.options.shellReads && state.waitingForInput === true) ||
-      asksForInput(state, pane.pid, unfinishedLine);
+    const shellAsks = state.waitingForInput === true ||
+      (state.waitingForInput === null && state.rawTerminal === true && unfinishedLine); // fish's `read`
+    const asks = (this.options.shellReads && shellAsks) || asksForInput(state, pane.pid, unfinishedLine);
     if (!asks) return null;
     // The pane's shell back at its prompt prints its end mark first: give a late one a moment.
     await wakeOn(typed.changed(), 30);
