@@ -154,6 +154,15 @@ Deno.test({
           wait: ["shell"],
         });
         assert.match(String(answered.output), /^hello Ada$/m, JSON.stringify(answered));
+        // Waiting for the shell ends when a program asks instead.
+        const repl = await server.call<Record<string, unknown>>("send_keys", {
+          pane_id: web,
+          text: "python3 -q",
+          wait: ["shell"],
+          timeout_ms: 15_000,
+        });
+        assert.deepEqual([repl.trigger, repl.outcome], ["input", "input"], JSON.stringify(repl));
+        await server.call("send_keys", { pane_id: web, text: "exit()", wait: ["shell"] });
       });
 
       await t.step(
