@@ -58,6 +58,9 @@ Deno.test({
         const asked = await run(server, id, "read -p 'your name? ' n; echo \"hello $n\"; (exit 3)");
         assertAsks(asked, "bash", "shell");
         assert.equal(asked.output, "your name?");
+        // The question is the shell's own `read`: a command typed now would be its answer, so it is refused.
+        const busy = await server.callError("execute_command", { pane_id: id, command: "echo no" });
+        assert.match(busy, /PANE_BUSY.*waits for input.*send_keys/s);
         const answered = await server.call<Sent>("send_keys", { pane_id: id, text: "Ada", wait: ["shell"] });
         assert.equal(answered.trigger, "shell");
         assert.equal(answered.exit_code, 3);

@@ -10,10 +10,10 @@ import { MarkerScanner, newMarkerId, quoteFor, statusProbeLine } from "./markers
 import type { ShellKind } from "./prompt.ts";
 import { type Prepared, Typist } from "./typist.ts";
 import { deadPaneStatus, foreground, shellKind } from "./shell.ts";
-import { JobTable } from "./jobs.ts";
+import { type Job, JobTable } from "./jobs.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 import { InputProbe } from "./input_probe.ts";
-import { type Asker, describeAsker } from "./question.ts";
+import { type Asker, assertNotAsking, describeAsker } from "./question.ts";
 
 export { type Typed, wakeOn };
 
@@ -56,6 +56,8 @@ export class Executor {
   readonly jobs: JobTable;
   readonly typist: Typist;
   #markers = 0;
+  /** The job each pane last handed back with a question (a new command must not answer it). */
+  readonly #asked = new Map<string, Job>();
 
   constructor(
     private readonly tmux: TmuxServer,
@@ -76,6 +78,9 @@ export class Executor {
     });
     const lock = { keep: false, release };
     try {
+      const asked = this.#asked.get(pane.paneId);
+      if (asked && (asked !== this.jobs.current(pane.paneId) || asked.exit !== null)) this.#asked.delete(pane.paneId);
+      else if (asked && this.proc) await assertNotAsking(this.proc, pane);
       let prepared = await this.typist.prepare(pane, "run a command in", options.signal, options.fresh);
       if (prepared.marks !== null && options.cwd !== undefined) {
         // Typed as a person would: `cd` first (its error is the answer), then the command.
@@ -127,6 +132,7 @@ export class Executor {
         const out = output(scanner.startEnd!, typed.received);
         const cursor = await cursorNow(this.tmux, pane, this.output.followsLog(pane));
         const asker = await describeAsker(this.tmux, pane.paneId, probe!.state);
+        this.#asked.set(pane.paneId, this.jobs.current(pane.paneId)!);
         return { ...out, outcome, exitCode: null, timedOut: false, durationMs, cursor, asker };
       }
       const cutAt = typed.received;

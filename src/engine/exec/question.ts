@@ -1,5 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
-import { type ProcState, SHELLS } from "../watch/mod.ts";
+import { atShellPrompt, type ProcReader, type ProcState, readProcState, SHELLS } from "../watch/mod.ts";
+import type { PaneInfo } from "../panes/mod.ts";
+import { ToolError } from "../errors.ts";
 
 /** What kind of program asks: a shell at its prompt, a REPL, a full-screen program, any other. */
 export type AskerKind = "shell" | "repl" | "fullscreen" | "program";
@@ -25,4 +27,19 @@ export async function describeAsker(tmux: TmuxServer, paneId: string, state: Pro
     if (alternate === "1") kind = "fullscreen";
   }
   return { command, kind, waitingForInput: true };
+}
+
+/**
+ * A command that asked is still running in the pane's own shell (its `read`, not a shell started
+ * inside it): text typed now would be read as the answer, so a new command is refused.
+ */
+export async function assertNotAsking(proc: ProcReader, pane: PaneInfo): Promise<void> {
+  if (pane.pid === null) return;
+  const state = readProcState(await proc.snapshot(pane.pid), pane.pid);
+  if (state.fgPid !== pane.pid || state.waitingForInput !== true || atShellPrompt(state)) return;
+  throw new ToolError(
+    "PANE_BUSY",
+    `Cannot run a command in pane ${pane.paneId}: its last command still waits for input (${state.fgCommand})`,
+    'Answer it with send_keys (wait: ["shell"] returns the rest), or interrupt it with stop_process.',
+  );
 }
