@@ -4,8 +4,9 @@
  * tokens (o200k_base, the tokenizer of scripts/bench_tokens.ts, on each result's text) and wall
  * time. Goal: no task needs more than 2,000 result tokens or waits out a timeout.
  *
- * Run: deno run -A scripts/bench_economy.ts [--shell /bin/bash] [--entry dist/tmuxwright.js]
- * (`--entry` runs another build of the server, e.g. a bundle of an earlier version.)
+ * Run: deno run -A scripts/bench_economy.ts [--shell /bin/bash] [--entry dist/tmuxwright.js] [--main DIR/main.ts]
+ * (`--entry` runs another build of the server, e.g. a bundle of an earlier version; `--main`
+ * another checkout's main.ts with this checkout's permissions.)
  */
 import { TestServer } from "../tests/helpers/harness.ts";
 import { countTokens } from "./bench_tokens.ts";
@@ -16,6 +17,7 @@ const arg = (name: string) => {
 };
 const shell = arg("--shell") ?? "/bin/bash";
 const entry = arg("--entry");
+const main = arg("--main");
 
 interface Tally {
   calls: number;
@@ -135,6 +137,32 @@ const TASKS: { name: string; run: (call: Call, dir: string) => Promise<void> }[]
     },
   },
   {
+    name: "a script that asks a question, then finishes",
+    async run(call, dir) {
+      await Deno.writeTextFile(
+        `${dir}/deploy.sh`,
+        "echo 'checking the build'\nread -p 'Deploy to staging? [y/N] ' a\n[ \"$a\" = y ] || exit 1\necho deployed\n",
+      );
+      const asked = await call<{ outcome?: string; output: string; pane_id: string }>("execute_command", {
+        command: `bash '${dir}/deploy.sh'`,
+      });
+      if (asked.outcome !== "input") {
+        // A server before questions waited out its timeout: the answer goes in with the command.
+        const again = await call<{ output: string; exit_code: number }>("execute_command", {
+          command: `echo y | bash '${dir}/deploy.sh'`,
+        });
+        return check(again.exit_code === 0 && again.output.endsWith("deployed"), "deployed (piped answer)");
+      }
+      check(asked.output.endsWith("Deploy to staging? [y/N]"), "question shown");
+      const reply = await call<{ output: string; exit_code?: number }>("send_keys", {
+        pane_id: asked.pane_id,
+        text: "y",
+        wait: ["shell"],
+      });
+      check(reply.exit_code === 0 && reply.output.endsWith("deployed"), "deployed");
+    },
+  },
+  {
     name: "read what a process printed before it crashed",
     async run(call, dir) {
       await Deno.writeTextFile(
@@ -158,12 +186,12 @@ function check(ok: boolean, what: string): void {
 }
 
 const dir = await Deno.makeTempDir({ prefix: "tw-economy" });
-console.log(`Agent economy (${shell}${entry ? `, ${entry}` : ""}): calls, result tokens (o200k_base), wall time\n`);
+console.log(`Agent economy (${shell}${entry ?? main ? `, ${entry ?? main}` : ""}): calls, result tokens, wall time\n`);
 console.log("| task | calls | result tokens | largest result | wall ms | stalls |");
 console.log("|---|---|---|---|---|---|");
 let worst = 0;
 for (const task of TASKS) {
-  await using server = await TestServer.start({ env: { SHELL: shell }, ...(entry ? { entry } : {}) });
+  await using server = await TestServer.start({ env: { SHELL: shell }, ...(entry ? { entry } : {}), main });
   const tally: Tally = { calls: 0, tokens: 0, biggest: 0, stalls: [] };
   const started = performance.now();
   await task.run(meter(server, tally), dir);

@@ -7,8 +7,10 @@ import { parseToolSelection, type Profile, type Tier, TIERS, type ToolGroup } fr
 import {
   type Caller,
   type Listen,
+  type PaneEnvEntry,
   parseCaller,
   parseListen,
+  parsePaneEnv,
   parseSize,
   type TlsFiles,
   tlsFiles,
@@ -30,7 +32,15 @@ export {
   type ToolGroup,
 } from "./config/tools.ts";
 export { HOST_NAME, type HostEntry, LOCAL_HOST } from "./config/hosts.ts";
-export { type Caller, type Listen, parseCaller, parseListen, parseSize, type TlsFiles } from "./config/values.ts";
+export {
+  type Caller,
+  type Listen,
+  type PaneEnvEntry,
+  parseCaller,
+  parseListen,
+  parseSize,
+  type TlsFiles,
+} from "./config/values.ts";
 
 export interface Config {
   command: "serve" | "attach" | "doctor" | "help" | "version";
@@ -78,6 +88,8 @@ export interface Config {
   hostTarget: string | null;
   /** From TMUX / TMUX_PANE when the server itself runs inside tmux. */
   caller: Caller | null;
+  /** `--pane-env`: changes to the pager defaults of every owned pane (null: a default dropped). */
+  paneEnv: readonly PaneEnvEntry[];
 }
 
 type FlagValues = { [K in FlagName]?: string | boolean };
@@ -112,6 +124,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
       options: {
         ...options,
         host: { type: "string", multiple: true },
+        "pane-env": { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
         list: { type: "boolean" },
@@ -124,7 +137,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   }
   const values: FlagValues = {};
   for (const [name, flag] of Object.entries(FLAGS) as [FlagName, typeof FLAGS[FlagName]][]) {
-    if (name === "host") continue; // repeatable: read below
+    if (name === "host" || name === "pane-env") continue; // repeatable: read below
     const fromFlag = (parsed.values as Record<string, string | boolean | undefined>)[name];
     values[name] = fromFlag ?? envValue(flag.env);
   }
@@ -258,6 +271,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     hostLeaseSec,
     hostTarget: hostPicked,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
+    paneEnv: paneEnvFrom(parsed.values["pane-env"] as string[] | undefined),
   };
   const sshProblem = command === "help" || command === "version" ? null : sshPermissionProblem(hosts);
   if (sshProblem) throw new ConfigError(sshProblem);
@@ -265,6 +279,12 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   const sandboxProblem = command === "serve" ? sandboxPathProblem(writtenPaths(config)) : null;
   if (sandboxProblem) throw new ConfigError(sandboxProblem);
   return Object.freeze(config);
+}
+
+/** Flags win: the environment's list applies when no --pane-env is given. */
+function paneEnvFrom(flags: string[] | undefined): PaneEnvEntry[] {
+  if (flags !== undefined && flags.length > 0) return parsePaneEnv(flags, false);
+  return parsePaneEnv([envValue(FLAGS["pane-env"].env) ?? ""], true);
 }
 
 /** Paths this configuration writes, each with the flag that chose it. */

@@ -88,10 +88,11 @@ Deno.test("execute_command: timeout interrupts with Ctrl-C and the pane stays us
 Deno.test("execute_command: a command reading stdin gets no wrapper text", async () => {
   await using server = await TestServer.start();
   const pane_id = await bashPane(server);
-  // cat would print any wrapper line typed after the command; it must see end of input at once.
-  const cat = await server.call<Exec>("execute_command", { pane_id, command: "cat", timeout_ms: 800 });
+  // cat would print any wrapper line typed after the command; it waits for the terminal with nothing read.
+  const cat = await server.call<Exec & { outcome: string }>("execute_command", { pane_id, command: "cat" });
   assertEquals(cat.output, "");
-  assertEquals(cat.timed_out, true);
+  assertEquals([cat.outcome, cat.timed_out], ["input", false]);
+  await server.call("send_keys", { pane_id, keys: ["C-d"], wait: ["shell"] });
   const read = await server.call<Exec>("execute_command", {
     pane_id,
     command: 'read -t 0.3 x; echo "got[$x]"',

@@ -78,6 +78,12 @@ Deno.test({
         const logs = await server.call<LogTail>("read_logs", { pane_id: web });
         assert.match(logs.content, /marker-42/);
         assert.match(logs.content, /line 3/);
+        // A host's owned panes start without pagers too.
+        const pagers = await server.call<ExecResult>("execute_command", {
+          pane_id: web,
+          command: 'echo "$PAGER $GIT_PAGER"',
+        });
+        assert.equal(pagers.output, "cat cat");
       });
 
       await t.step("start_process with readiness, pane_state, watch_pane, capture_since, stop_process", async () => {
@@ -129,7 +135,40 @@ Deno.test({
         assert.match(String(answer.output), /42/, JSON.stringify(answer));
         const snap = await server.call<{ content: string }>("snapshot_pane", { pane_id: repl.pane_id, format: "text" });
         assert.match(snap.content, /42/);
+        // The REPL's input asks its own question: back at once with outcome input.
+        const asks = await server.call<Record<string, unknown>>("run_in_repl", {
+          pane_id: repl.pane_id,
+          input: "n = input('who? ')",
+          prompt: "^>>> $",
+          timeout_ms: 15_000,
+        });
+        assert.deepEqual([asks.outcome, asks.output], ["input", "who?"], JSON.stringify(asks));
         await server.call("kill_pane", { pane_id: repl.pane_id });
+      });
+
+      await t.step("execute_command on a remote pane hands back a question; the answer reaches it", async () => {
+        const asked = await server.call<Record<string, unknown>>("execute_command", {
+          pane_id: web,
+          command: "read -p 'your name? ' n; echo \"hello $n\"",
+          timeout_ms: 15_000,
+        });
+        assert.deepEqual([asked.outcome, asked.output, asked.exit_code], ["input", "your name?", null]);
+        assert.ok(Number(asked.duration_ms) < 3_000, JSON.stringify(asked));
+        const answered = await server.call<Record<string, unknown>>("send_keys", {
+          pane_id: web,
+          text: "Ada",
+          wait: ["shell"],
+        });
+        assert.match(String(answered.output), /^hello Ada$/m, JSON.stringify(answered));
+        // Waiting for the shell ends when a program asks instead.
+        const repl = await server.call<Record<string, unknown>>("send_keys", {
+          pane_id: web,
+          text: "python3 -q",
+          wait: ["shell"],
+          timeout_ms: 15_000,
+        });
+        assert.deepEqual([repl.trigger, repl.outcome], ["input", "input"], JSON.stringify(repl));
+        await server.call("send_keys", { pane_id: web, text: "exit()", wait: ["shell"] });
       });
 
       await t.step(

@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
+import { paneEnvironment } from "../engine/panes/mod.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */
 export async function doctor(config: Readonly<Config>): Promise<number> {
@@ -32,6 +33,8 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
   } catch (error) {
     report(false, `state directory ${config.stateDir}: ${(error as Error).message}`);
   }
+  const paneEnv = Object.entries(paneEnvironment(config.paneEnv)).map(([key, value]) => `${key}=${value}`);
+  console.log(`info agents' panes start with: ${paneEnv.join(" ") || "(nothing set)"} (--pane-env changes it)`);
   const { command, args } = launchCommand();
   console.log(
     `\nClaude Desktop / Cursor (JSON):\n${JSON.stringify({ mcpServers: { tmuxwright: { command, args } } }, null, 2)}`,

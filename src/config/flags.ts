@@ -78,6 +78,13 @@ export const FLAGS = {
     help: "NAME=DESTINATION: a remote host agents may use as NAME, reached with ssh DESTINATION (repeatable; " +
       "env: NAME=DEST,NAME=DEST); with doctor/attach, NAME alone picks the host",
   },
+  "pane-env": {
+    env: "TMUXWRIGHT_PANE_ENV",
+    type: "string",
+    multiple: true,
+    help: "KEY=VALUE for every pane created for agents; KEY= drops a default (PAGER=cat …) (repeatable; " +
+      "env: KEY=VAL,KEY=VAL, \\, for a comma)",
+  },
   "ssh-config": { env: "TMUXWRIGHT_SSH_CONFIG", type: "string", help: "ssh configuration file for --host (ssh -F)" },
   "host-lease": {
     env: "TMUXWRIGHT_HOST_LEASE",

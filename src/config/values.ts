@@ -62,3 +62,26 @@ export function parseCaller(tmux: string | undefined, pane: string | undefined):
     paneId: pane && /^%\d+$/.test(pane) ? pane : null,
   };
 }
+
+/** A `--pane-env` entry: KEY and its value, or null for `KEY=` (the default for KEY is dropped). */
+export type PaneEnvEntry = [string, string | null];
+
+/**
+ * `--pane-env KEY=VALUE` values, or the environment's list: entries split at commas, `\,` keeps a
+ * comma in a value. Values go to tmux's `-e`, never through a shell; control characters are refused.
+ */
+export function parsePaneEnv(values: readonly string[], fromEnv: boolean): PaneEnvEntry[] {
+  const items = fromEnv
+    ? values.flatMap((v) => v.split(/(?<!\\),/)).map((v) => v.replaceAll("\\,", ",")).filter((v) => v.trim() !== "")
+    : values;
+  const where = fromEnv ? "TMUXWRIGHT_PANE_ENV entry" : "--pane-env";
+  return items.map((item) => {
+    const match = /^([A-Za-z_][A-Za-z0-9_]{0,127})=(.*)$/s.exec(item);
+    if (!match) throw new ConfigError(`Invalid ${where} "${item}": expected KEY=VALUE (KEY= drops a default)`);
+    // deno-lint-ignore no-control-regex
+    if (/[\x00-\x1f\x7f]/.test(match[2])) {
+      throw new ConfigError(`Invalid ${where} "${match[1]}": the value holds control characters`);
+    }
+    return [match[1], match[2] === "" ? null : match[2]];
+  });
+}

@@ -3,7 +3,7 @@ import { type Budget, fitLines, MAX_OUTPUT_BYTES, type Omitted, outputBudget } f
 
 /** The one parameter that raises or lowers a call's output budget (engine/output/budget.ts). */
 export const maxOutputArg = z.number().int().min(0).max(MAX_OUTPUT_BYTES).optional().describe(
-  "output bytes kept (head+tail), default 8192",
+  "bytes kept (head+tail), default 8192",
 );
 
 export function budgetFrom(maxOutput: number | undefined): Budget {

@@ -5,6 +5,7 @@ import { cursorNow, MAX_WAIT_MS, parseTriggers, watchPane } from "../engine/watc
 import type { ToolContext } from "./context.ts";
 import { budgetFields, budgetFrom, callText, fitShown } from "./budget.ts";
 import { stateResult } from "./results.ts";
+import { inputFields } from "./question.ts";
 
 /** Input a tool sends, then waits on: watch_pane's triggers, from before the keys were sent. */
 export const waitArg = z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(
@@ -20,6 +21,8 @@ export const SEND_WAIT_RESULT = {
   elapsed_ms: "with wait: time from sending until the trigger",
   output: "with wait: what the input caused, without its echo (within max_output)",
   state: "with wait, on a timeout: the pane state (as pane_state)",
+  outcome: "with wait: input when a program waits for the terminal (also ends a shell wait)",
+  pane_state: "with outcome input: {command, kind, waiting_for_input}",
 };
 
 /**
@@ -39,6 +42,10 @@ export async function sendAndWait(
     return { cursor };
   }
   const triggers = await parseTriggers(options.wait, (source, o) => ctx.app.patterns.compile(source, o));
+  // Waiting for the shell ends when a program asks instead (a question, a REPL): its answer is the agent's.
+  if (options.wait.includes("shell") && !triggers.some((t) => t.kind === "input")) {
+    triggers.push({ kind: "input", name: "input" });
+  }
   const timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_WAIT_MS);
   const result = await watchPane(ctx.app, pane, triggers, {
     timeoutMs,
@@ -65,5 +72,6 @@ export async function sendAndWait(
     output: shown.lines.join("\n"),
     ...budgetFields(shown.facts),
     ...(result.trigger === "timeout" ? { state: stateResult(result.state) } : {}),
+    ...(result.trigger === "input" ? await inputFields(ctx, pane, result.state.proc) : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { ProcReader } from "../watch/mod.ts";
+import { cursorNow, type ProcReader } from "../watch/mod.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { type Budget, outputBudget, type OutputSpool } from "../output/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
@@ -10,8 +10,10 @@ import { MarkerScanner, newMarkerId, quoteFor, statusProbeLine } from "./markers
 import type { ShellKind } from "./prompt.ts";
 import { type Prepared, Typist } from "./typist.ts";
 import { deadPaneStatus, foreground, shellKind } from "./shell.ts";
-import { JobTable } from "./jobs.ts";
+import { type Job, JobTable } from "./jobs.ts";
 import { type Typed, wakeOn } from "./typed.ts";
+import { InputProbe } from "./input_probe.ts";
+import { type Asker, assertNotAsking, describeAsker } from "./question.ts";
 
 export { type Typed, wakeOn };
 
@@ -28,6 +30,8 @@ export interface ExecOptions {
 }
 
 export interface ExecResult extends BudgetedOutput {
+  /** exited (exitCode set), input (it waits for the terminal), timeout, shell_exited. */
+  outcome: "exited" | "input" | "timeout" | "shell_exited";
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
@@ -35,10 +39,15 @@ export interface ExecResult extends BudgetedOutput {
   interrupted?: boolean;
   /** The shell itself ended (the command ran `exit`). */
   shellExited?: boolean;
+  /** Outcome input: where the rest of the command's output begins, and the program that asks. */
+  cursor?: string;
+  asker?: Asker;
 }
 
 const INTERRUPT_GRACE_MS = 2000;
 const TICK_MS = 250;
+/** A question holds this long (two answers, no output between): a brief read of the terminal is not one. */
+const QUESTION_HOLD_MS = 500;
 
 /** Runs commands in panes' own shells; one at a time per pane. */
 export class Executor {
@@ -47,6 +56,8 @@ export class Executor {
   readonly jobs: JobTable;
   readonly typist: Typist;
   #markers = 0;
+  /** The job each pane last handed back with a question (a new command must not answer it). */
+  readonly #asked = new Map<string, Job>();
 
   constructor(
     private readonly tmux: TmuxServer,
@@ -54,8 +65,8 @@ export class Executor {
     stateDir: string,
     /** Where budgeted output of panes without a log stays readable. */
     readonly spool: OutputSpool,
-    /** /proc facts: a shell that printed no mark is seen waiting at its prompt at once. */
-    proc?: ProcReader,
+    /** /proc facts: a shell that printed no mark is seen waiting at its prompt at once; a command's question. */
+    private readonly proc?: ProcReader,
   ) {
     this.jobs = new JobTable(tmux);
     this.typist = new Typist(tmux, output, stateDir, proc);
@@ -67,6 +78,9 @@ export class Executor {
     });
     const lock = { keep: false, release };
     try {
+      const asked = this.#asked.get(pane.paneId);
+      if (asked && (asked !== this.jobs.current(pane.paneId) || asked.exit !== null)) this.#asked.delete(pane.paneId);
+      else if (asked && this.proc) await assertNotAsking(this.proc, pane);
       let prepared = await this.typist.prepare(pane, "run a command in", options.signal, options.fresh);
       if (prepared.marks !== null && options.cwd !== undefined) {
         // Typed as a person would: `cd` first (its error is the answer), then the command.
@@ -92,8 +106,11 @@ export class Executor {
     const { pane } = prepared;
     const started = performance.now(); // from before typing: the command runs as soon as its line is read
     const typed = await this.type(prepared, command, typing);
+    const probe = this.proc
+      ? new InputProbe(this.proc, typed, pane, { holdMs: QUESTION_HOLD_MS, shellReads: true })
+      : null;
     try {
-      const outcome = await this.#await(typed, started, options);
+      const outcome = await this.#await(typed, started, options, probe);
       const durationMs = Math.round(performance.now() - started);
       const { scanner } = typed;
       const output = (start: number, end: number) =>
@@ -101,13 +118,22 @@ export class Executor {
       if (outcome === "done") {
         const shellExited = scanner.shellExited ? { shellExited: true } : {};
         const out = output(scanner.startEnd!, scanner.end!.offset);
-        return { ...out, exitCode: scanner.end!.status, timedOut: false, durationMs, ...shellExited };
+        const ended = scanner.shellExited ? "shell_exited" as const : "exited" as const;
+        return { ...out, outcome: ended, exitCode: scanner.end!.status, timedOut: false, durationMs, ...shellExited };
       }
       if (outcome === "shell_gone") {
         const out = output(scanner.startEnd ?? typed.received, typed.received);
         // The shell's own exit status is the pane's (an `exit 3` typed into it).
         const exitCode = await deadPaneStatus(this.tmux, pane.paneId);
-        return { ...out, exitCode, timedOut: false, durationMs, shellExited: true };
+        return { ...out, outcome: "shell_exited", exitCode, timedOut: false, durationMs, shellExited: true };
+      }
+      if (outcome === "input") {
+        // No Ctrl-C: the program keeps waiting for the answer; the job table follows the command on.
+        const out = output(scanner.startEnd!, typed.received);
+        const cursor = await cursorNow(this.tmux, pane, this.output.followsLog(pane));
+        const asker = await describeAsker(this.tmux, pane.paneId, probe!.state);
+        this.#asked.set(pane.paneId, this.jobs.current(pane.paneId)!);
+        return { ...out, outcome, exitCode: null, timedOut: false, durationMs, cursor, asker };
       }
       const cutAt = typed.received;
       await this.tmux.run("send-keys", "-t", pane.paneId, "C-c");
@@ -118,7 +144,8 @@ export class Executor {
       }
       const interrupted = await this.#settle(pane, typed);
       const out = output(scanner.startEnd ?? cutAt, scanner.end?.offset ?? cutAt);
-      return { ...out, exitCode: scanner.end?.status ?? null, timedOut: true, durationMs, interrupted };
+      const exitCode = scanner.end?.status ?? null;
+      return { ...out, outcome: "timeout", exitCode, timedOut: true, durationMs, interrupted };
     } finally {
       // The job table follows the command on (a timed-out one may still run); its output is not needed.
       typed.dropOutput();
@@ -141,7 +168,8 @@ export class Executor {
     typed: Typed,
     started: number,
     options: ExecOptions,
-  ): Promise<"done" | "timeout" | "aborted" | "shell_gone"> {
+    probe: InputProbe | null,
+  ): Promise<"done" | "timeout" | "aborted" | "shell_gone" | "input"> {
     const deadline = started + options.timeoutMs;
     let nextProgress = started + 1000;
     let nextTick = started + TICK_MS;
@@ -152,6 +180,8 @@ export class Executor {
       if (typed.scanner.end) return "done";
       if (options.signal?.aborted) return "aborted";
       if (gone) return "shell_gone";
+      probe?.tick();
+      if (probe?.waiting) return "input";
       const now = performance.now();
       if (now >= deadline) return "timeout";
       if (now >= nextTick && asking === null) {
@@ -164,8 +194,13 @@ export class Executor {
         options.onProgress?.(now - started);
         nextProgress += 1000;
       }
-      const wake = Math.min(nextTick - now, deadline - now, nextProgress - now);
-      await wakeOn(Promise.race([typed.changed(), asking ?? new Promise<void>(() => {})]), wake, options.signal);
+      const wake = Math.min(nextTick, deadline, nextProgress, probe?.nextAt ?? Infinity) - now;
+      const answered = probe?.answered() ?? new Promise<void>(() => {});
+      await wakeOn(
+        Promise.race([typed.changed(), answered, asking ?? new Promise<void>(() => {})]),
+        wake,
+        options.signal,
+      );
     }
   }
 

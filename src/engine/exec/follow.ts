@@ -12,7 +12,8 @@ export interface Prepared {
   stream: PaneStream;
   /** The shell's integration, when its shell waits at its prompt and prints marks. */
   marks: ShellMarks | null;
-  shell: { kind: ShellKind; name: string };
+  /** `ssh`: a remote shell behind the pane's ssh, typed into with the command inline (markers.ts). */
+  shell: { kind: ShellKind; name: string; ssh?: true };
   /** Typing into a shell started inside an integrated one: the outer shell's nonce and running command. */
   outer?: { nonce: string; seq: number | null };
 }

@@ -36,6 +36,18 @@ export function wrapperLine(kind: ShellKind, id: string, file: string): string {
   return ` ${printMarker(id, "S")}; ${run}; ${printEnd(id, kind)}`;
 }
 
+/**
+ * The line typed into a remote shell behind `ssh`, where no file of this machine can be read: the
+ * command goes in as base64 (only `[A-Za-z0-9+/=]` in the typed line) and is decoded and run
+ * there with `eval`, in the shell itself; the remote shell must be a POSIX one with `base64`.
+ */
+export function inlineLine(id: string, command: string, cwd?: string): string {
+  const text = cwd === undefined ? command : `cd ${quoteFor("posix", cwd)} && {\n${command}\n}`;
+  const bytes = new TextEncoder().encode(text);
+  const base64 = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
+  return ` ${printMarker(id, "S")}; eval "$(printf %s ${base64} | base64 -d)"; ${printEnd(id, "posix")}`;
+}
+
 /** Typed at the prompt when the end marker was skipped (shells drop the rest of a line on Ctrl-C). */
 export function statusProbeLine(kind: ShellKind, id: string): string {
   return ` ${printEnd(id, kind)}`;

@@ -6,3 +6,4 @@
 export { type ExecOptions, type ExecResult, Executor } from "./executor.ts";
 export { ProcessManager, type Signal, SIGNALS, type StartResult, type StopResult } from "./processes.ts";
 export { type Job, JobTable } from "./jobs.ts";
+export { type Asker, type AskerKind, describeAsker } from "./question.ts";

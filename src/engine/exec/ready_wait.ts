@@ -1,9 +1,10 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { PaneInfo } from "../panes/mod.ts";
-import { asksForInput, processExists, type ProcReader, readProcState } from "../watch/mod.ts";
+import type { ProcReader } from "../watch/mod.ts";
 import { lastLines, LineMatcher, type LineTest } from "./process_lines.ts";
 import { deadPaneStatus, foreground } from "./shell.ts";
 import { type Typed, wakeOn } from "./typed.ts";
+import { InputProbe } from "./input_probe.ts";
 
 export type ReadyOutcome = "ready" | "exited" | "timeout" | "input";
 
@@ -16,17 +17,13 @@ export interface ReadyResult {
 }
 
 const LAST_LINES = 20;
-/** Output quiet this long before the OS is asked whether the process waits for input. */
-const QUIET_MS = 100;
-/** Later asks while nothing changes back off up to this interval (each costs a tmux job). */
-const MAX_ASK_INTERVAL_MS = 2_000;
 const TICK_MS = 250;
 
 /**
  * Follows a started process until its `ready` line, its exit, a question it waits on, or the
- * timeout. "Waits on a question" is the OS's answer (procstate.ts through the ProcReader), asked
- * once output has been quiet for QUIET_MS and then less and less often while it stays quiet: an
- * agent never waits out the timeout in front of `Password: `.
+ * timeout. "Waits on a question" is the OS's answer (InputProbe), asked once output has been
+ * quiet and then less and less often while it stays quiet: an agent never waits out the timeout
+ * in front of `Password: `.
  */
 export async function awaitReady(
   deps: { tmux: TmuxServer; proc: ProcReader },
@@ -41,13 +38,9 @@ export async function awaitReady(
   const deadline = started + options.timeoutMs;
   let nextProgress = started + 1000;
   let nextTick = started + TICK_MS;
-  let seen = typed.received;
-  let askAt = started + QUIET_MS;
-  let askEvery = QUIET_MS;
-  let asked: Promise<boolean> | null = null;
+  const probe = new InputProbe(deps.proc, typed, pane, { holdMs: 0, shellReads: false });
   let ticking: Promise<void> | null = null;
   let dead = false;
-  let waiting = false;
   const tail = (end: number) => lastLines(typed.collector, typed.scanner.startEnd ?? end, end, LAST_LINES);
   for (;;) {
     const { scanner, collector } = typed;
@@ -60,11 +53,6 @@ export async function awaitReady(
       return { outcome: "exited", exitCode: scanner.end.status, lastLines: lines, elapsedMs: elapsed() };
     }
     let now = performance.now();
-    if (typed.received !== seen) {
-      seen = typed.received;
-      askEvery = QUIET_MS;
-      askAt = now + QUIET_MS;
-    }
     if (now >= nextTick && ticking === null) {
       nextTick = now + TICK_MS;
       // Asked aside: a ready line never waits for the answer.
@@ -81,18 +69,8 @@ export async function awaitReady(
         elapsedMs: elapsed(),
       };
     }
-    if (asked === null && now >= askAt && scanner.startEnd !== null) {
-      askEvery = Math.min(askEvery * 2, MAX_ASK_INTERVAL_MS);
-      askAt = now + askEvery;
-      // Asked aside: a snapshot takes a few milliseconds, and the ready line must not wait for it.
-      const at = typed.received;
-      asked = waitsForInput(deps.proc, typed, pane).then((answer) => answer && typed.received === at);
-      asked.then((answer) => {
-        if (answer) waiting = true;
-        asked = null;
-      });
-    }
-    if (waiting && !typed.scanner.end) {
+    probe.tick(); // asked aside: a snapshot takes a few milliseconds, and the ready line must not wait for it
+    if (probe.waiting && !typed.scanner.end) {
       return { outcome: "input", lastLines: tail(typed.received), elapsedMs: elapsed() };
     }
     now = performance.now();
@@ -103,28 +81,13 @@ export async function awaitReady(
       options.onProgress?.(now - started);
       nextProgress += 1000;
     }
-    const wait = Math.min(nextTick, deadline, nextProgress, scanner.startEnd !== null ? askAt : Infinity) - now;
-    const answered = asked === null ? new Promise<void>(() => {}) : asked.then(() => {});
+    const wait = Math.min(nextTick, deadline, nextProgress, probe.nextAt) - now;
     await wakeOn(
-      Promise.race([typed.changed(), answered, ticking ?? new Promise<void>(() => {})]),
+      Promise.race([typed.changed(), probe.answered(), ticking ?? new Promise<void>(() => {})]),
       wait,
       options.signal,
     );
   }
-}
-
-/** The OS says the command's process blocks reading the terminal (or reads keys under a question). */
-async function waitsForInput(proc: ProcReader, typed: Typed, pane: PaneInfo): Promise<boolean> {
-  if (pane.pid === null) return false;
-  const files = await proc.snapshot(pane.pid, { terminal: true });
-  if (processExists(files, pane.pid) !== true) return false;
-  const end = typed.received;
-  const last = typed.collector.slice(Math.max(typed.scanner.startEnd ?? end, end - 1), end);
-  const unfinishedLine = last.length > 0 && last[0] !== 0x0a;
-  if (!asksForInput(readProcState(files, pane.pid), pane.pid, unfinishedLine)) return false;
-  // The pane's shell back at its prompt prints its end mark first: give a late one a moment.
-  await wakeOn(typed.changed(), 30);
-  return !typed.scanner.end;
 }
 
 /** Waits until the pane's last bytes have been read from its log (no new bytes for 50 ms, at most 500 ms). */

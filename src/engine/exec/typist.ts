@@ -7,7 +7,8 @@ import type { PaneInfo } from "../panes/mod.ts";
 import { OutputCollector } from "./collector.ts";
 import { HookScanner, NestedScanner } from "./hook_scanner.ts";
 import { LOOK_BACK, markedPrompt } from "./marked_prompt.ts";
-import { commandFile, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
+import { commandFile, inlineLine, MarkerScanner, newMarkerId, quoteFor, wrapperLine } from "./markers.ts";
+import { sshShellWaits } from "./ssh_shell.ts";
 import { PROMPT_GRACE_MS, type ShellKind, waitForPrompt } from "./prompt.ts";
 import { foreground, shellKind } from "./shell.ts";
 import { PaneStream } from "./stream.ts";
@@ -103,7 +104,13 @@ export class Typist {
         fresh,
         !started,
         (seen) => this.#confirmShell(key, pane, seen),
-      );
+      ).catch(async (error) => {
+        // `ssh host` typed as a command: its remote shell's prompt takes commands too.
+        if (this.proc && await sshShellWaits(this.tmux, this.proc, pane).catch(() => false)) {
+          return { kind: "posix" as const, name: "ssh", ssh: true as const };
+        }
+        throw error;
+      });
       return { pane, stream, marks: null, shell, outer };
     } catch (error) {
       stream.close();
@@ -211,6 +218,7 @@ export class Typist {
   }
 
   async #typeWrapped(prepared: Prepared, command: string, options: { cwd?: string; keepBytes?: number }) {
+    if (prepared.shell.ssh) return this.#typeInline(prepared, command, options);
     if (this.tmux.remote) return await this.#typeRemote(prepared, command, options);
     const { pane, shell } = prepared;
     const id = newMarkerId(++this.#count);
@@ -225,6 +233,24 @@ export class Typist {
       await this.tmux.batch([
         ["send-keys", "-t", pane.paneId, "-l", "--", wrapperLine(shell.kind, id, file)],
         ["send-keys", "-t", pane.paneId, "Enter"],
+      ]);
+    } catch (error) {
+      typed.close();
+      throw error;
+    }
+    return typed;
+  }
+
+  /** Into a remote shell behind ssh: the command in the typed line itself (no file there to read). */
+  async #typeInline(prepared: Prepared, command: string, options: { cwd?: string; keepBytes?: number }) {
+    const id = newMarkerId(++this.#count);
+    const markers = new MarkerScanner(id);
+    const scanner = prepared.outer ? new NestedScanner(markers, prepared.outer.nonce, prepared.outer.seq) : markers;
+    const typed = follow(prepared, id, scanner, new OutputCollector(options.keepBytes), () => {});
+    try {
+      await this.tmux.batch([
+        ["send-keys", "-t", prepared.pane.paneId, "-l", "--", inlineLine(id, command, options.cwd)],
+        ["send-keys", "-t", prepared.pane.paneId, "Enter"],
       ]);
     } catch (error) {
       typed.close();

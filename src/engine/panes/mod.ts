@@ -5,6 +5,7 @@
 export { type CreatePaneOptions, Workspace, type WorkspaceRole } from "./workspace.ts";
 export { type WorkspaceFactory, WorkspaceOwner } from "./workspace_owner.ts";
 export { listPanes, type PaneInfo } from "./panes.ts";
+export { PAGER_DEFAULTS, paneEnvironment } from "./pane_env.ts";
 export { isPaneId, resolvePane } from "./targets.ts";
 export { type Capture, captureAlongside, type CaptureOptions, capturePane, resolveAndCapture } from "./capture.ts";
 export { Paster } from "./paste.ts";

@@ -13,6 +13,7 @@ import { OwnerLock, pruneDeadLocks, reapDeadWorkspaces, WORKSPACE_OPTIONS } from
 import { stopForeignLogs } from "./pane_logs.ts";
 import { RecentPanes } from "./recent_panes.ts";
 import { encodeMarks, type Launch, type ShellIntegration } from "../integration/mod.ts";
+import { paneEnvironment } from "./pane_env.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -170,7 +171,8 @@ export class Workspace {
         : [...shellArgs, "-c", options.command]);
     const common = ["-d", "-P", "-F", PANE_TEMPLATE];
     if (options.cwd !== undefined) common.push("-c", escapeFormat(options.cwd));
-    const env = { ...options.env, ...launch?.env };
+    // No pagers (then --pane-env), then the call's own; the integration's variables last.
+    const env = { ...paneEnvironment(this.config.paneEnv), ...options.env, ...launch?.env };
     for (const [key, value] of Object.entries(env)) common.push("-e", `${key}=${value}`);
     const argv = ["--", "/bin/sh", "-c", GATE_SCRIPT, "tmuxwright-gate", channel, ...program];
 

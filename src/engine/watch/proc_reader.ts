@@ -22,7 +22,7 @@ export class ProcReader {
 
   /**
    * The pane process's stat and fds, and its terminal's foreground group leader's stat, comm,
-   * cmdline, syscall, wchan, fds; with `terminal`, also the terminal's modes (`stty -a`, one more
+   * cmdline, syscall, wchan, fds, and the same of its youngest descendants (3 levels); with `terminal`, also the terminal's modes (`stty -a`, one more
    * process). With `link` (a remote host's link), the pid is a process on that host.
    */
   async snapshot(panePid: number, options: { terminal?: boolean; link?: TmuxServer } = {}): Promise<ProcFiles> {
@@ -69,6 +69,10 @@ const SCRIPT = [
   "for f in stat comm syscall wchan; do r /proc/$T/$f; done",
   "echo \"@@ /proc/$T/cmdline\"; tr '\\000' ' ' < /proc/$T/cmdline; echo",
   "l $T",
+  // The leader may wait for a child that reads the terminal (git running its editor): up to 3 levels down.
+  'c=$T; n=0; while [ $n -lt 3 ]; do r /proc/$c/task/$c/children; [ -n "$v" ] || break; set -- $v; ' +
+  'eval "c=\\${$#}"; for f in stat comm syscall wchan; do r /proc/$c/$f; done; ' +
+  "echo \"@@ /proc/$c/cmdline\"; tr '\\000' ' ' < /proc/$c/cmdline; echo; l $c; n=$((n+1)); done",
 ].join("; ");
 
 /** The terminal's modes (`-icanon`: a program reads single keys), read from the pane's tty on fd 0. */

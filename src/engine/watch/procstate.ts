@@ -31,6 +31,9 @@ export interface ProcState {
    * readline, fish's reader, full-screen programs). Null unless the snapshot read the modes.
    */
   rawTerminal: boolean | null;
+  /** The process waitingForInput is about: the leader, or a descendant it waits for (git's editor). */
+  inputPid: number | null;
+  inputCommand: string | null;
 }
 
 /** Shells whose foreground presence means "at a prompt" (see `atShellPrompt`). */
@@ -66,7 +69,7 @@ function readText(files: ProcFiles, path: string): string | null {
   return files.get(path) ?? null;
 }
 
-/** Fields of /proc/PID/stat after the command name: [0] = state (field 3), [5] = tpgid (field 8). */
+/** Fields of /proc/PID/stat after the command name: [0] = state (field 3), [2] = pgrp, [5] = tpgid (field 8). */
 export function statFields(files: ProcFiles, pid: number): string[] | null {
   const stat = readText(files, `/proc/${pid}/stat`);
   if (stat === null) return null;
@@ -94,6 +97,8 @@ const UNKNOWN: ProcState = {
   readsStdin: false,
   state: null,
   rawTerminal: null,
+  inputPid: null,
+  inputCommand: null,
 };
 
 /**
@@ -119,7 +124,29 @@ export function readProcState(files: ProcFiles, panePid: number): ProcState {
   };
   const stty = files.get("stty");
   const rawTerminal = stty === undefined ? null : /(?:^|\s)-icanon(?:\s|;|$)/m.test(stty);
-  return { ...base, state: statFields(files, fgPid)?.[0] ?? null, ...waiting(files, fgPid, tty), rawTerminal };
+  // Who reads the terminal: the leader, or a descendant it waits for (git's editor).
+  const { pid, decided } = reader(files, fgPid, tty, tpgid > 0 ? String(tpgid) : null);
+  const inputCommand = pid === fgPid ? fgCommand : readText(files, `/proc/${pid}/comm`)?.trim() ?? null;
+  return { ...base, state: statFields(files, pid)?.[0] ?? null, ...decided, rawTerminal, inputPid: pid, inputCommand };
+}
+
+/**
+ * The leader when it reads the terminal or runs; when it sleeps on something else (waiting for a
+ * child), its youngest descendant in the foreground group that reads or may read the terminal.
+ */
+function reader(files: ProcFiles, leader: number, tty: string | null, group: string | null) {
+  const first = { pid: leader, decided: waiting(files, leader, tty) };
+  if (first.decided.waitingForInput !== false || statFields(files, leader)?.[0] !== "S") return first;
+  // A pipeline whose leader has ended (`seq 9 | less`) is looked for under the pane's shell.
+  let pid = leader;
+  for (let depth = 0; depth < 3; depth++) {
+    const child = Number(readText(files, `/proc/${pid}/task/${pid}/children`)?.trim().split(" ").at(-1));
+    if (!Number.isSafeInteger(child) || child <= 0 || statFields(files, child)?.[2] !== group) return first;
+    const decided = waiting(files, child, tty);
+    if (decided.waitingForInput !== false) return { pid: child, decided };
+    pid = child;
+  }
+  return first;
 }
 
 /** Decides whether `pid` is blocked reading the terminal `tty`. */
@@ -143,7 +170,8 @@ function waiting(
     const arg0 = Number(args[0]);
     if (table.read.includes(call)) {
       const target = fdTarget(files, pid, arg0);
-      if (tty !== null && target === tty) {
+      // /dev/tty is the process's controlling terminal (less and ssh open it): the pane's, for its programs.
+      if (tty !== null && (target === tty || target === "/dev/tty")) {
         return { waitingForInput: true, reason: `read(2) on the terminal (fd ${arg0})`, readsStdin: arg0 === 0 };
       }
       return no(`read(2) on ${target ?? `fd ${arg0}`}, not the terminal`);
@@ -173,7 +201,7 @@ function waiting(
  * them a `read` builtin also counts as the prompt.
  */
 export function atShellPrompt(state: ProcState): boolean {
-  if (!state.fgIsShell || state.waitingForInput === false) return false;
+  if (!state.fgIsShell || state.waitingForInput === false || state.inputPid !== state.fgPid) return false;
   if (state.readsStdin && LINE_EDITOR_SHELLS.has(state.fgCommand ?? "")) return false;
   return true;
 }

@@ -5,6 +5,7 @@ import { MAX_MATCH_LINE_CHARS } from "./chunk_match.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 import type { Paster } from "../panes/mod.ts";
 import type { LineTest } from "./triggers.ts";
+import { watchForQuestion } from "./repl_question.ts";
 
 /** What a REPL turn needs: the wait dependencies and the guarded paste for multi-line input. */
 export interface ReplDeps extends WaitDeps {
@@ -12,8 +13,11 @@ export interface ReplDeps extends WaitDeps {
 }
 
 export interface ReplTurn {
-  /** `prompt`: the prompt came back; `more`: the REPL still asks for more input (a continuation prompt). */
-  end: WaitEnd<"prompt" | "more">;
+  /**
+   * `prompt`: the prompt came back; `more`: the REPL still asks for more input (a continuation
+   * prompt); `input`: the REPL reads the terminal without its prompt (the input's `input()` asks).
+   */
+  end: WaitEnd<"prompt" | "more" | "input">;
   /** The output between the input's echo and the next prompt (on a timeout: what came so far). */
   output: string;
 }
@@ -49,8 +53,12 @@ export async function runInRepl(
   let completed = false;
   const output: string[] = [];
   let scan: PaneScan | null = null;
-  const end = await runWait<"prompt" | "more">(options, async (finish) => {
+  let lastOutput = performance.now();
+  let question = null as string | null;
+  const end = await runWait<"prompt" | "more" | "input">(options, async (finish) => {
     scan = await scanPane(deps, pane, (lines, _bytes, scanner) => {
+      lastOutput = performance.now();
+      question = scanner.partialForMatch;
       for (const line of chunkLines(lines)) {
         if (echoed < inputLines.length && isEcho(line, inputLines[echoed])) echoed++;
         else output.push(line);
@@ -69,8 +77,14 @@ export async function runInRepl(
     }, { keepLines: 10 });
     await send(deps, pane.paneId, sent, inputLines.length > 1);
     const current = scan;
-    return () => current.close();
+    const echoedWhole = () => echoed >= inputLines.length;
+    const stop = watchForQuestion(deps, pane, () => lastOutput, echoedWhole, () => finish("input"));
+    return () => {
+      stop();
+      current.close();
+    };
   });
+  if (end.kind === "done" && end.value === "input" && question) output.push(question.trimEnd());
   return { end, output: output.join("\n") };
 }
 

@@ -8,6 +8,7 @@ import type { ToolContext } from "../context.ts";
 import type { PaneInfo } from "../../engine/panes/mod.ts";
 import { ToolError } from "../../engine/errors.ts";
 import { SIGNALS } from "../../engine/exec/mod.ts";
+import { askerResult } from "../question.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
 import type { Budget } from "../../engine/output/mod.ts";
 
@@ -53,8 +54,9 @@ export const execTools = [
   defineTool({
     name: "execute_command",
     title: "Execute command",
-    description: "Run a command in a pane's shell (default: an owned pane named `default`) and return only its " +
-      "output and exit code. cd/export persist; stdout is a terminal. Times out with Ctrl-C (default 30 s).",
+    description: "Run a command in a pane's shell (default pane: `default`); returns its output and exit " +
+      "code. cd/export persist; stdout is a terminal. Timeout: Ctrl-C (30 s default). " +
+      "A question (prompt, editor, REPL) returns at once: outcome input.",
     profile: "agent",
     group: "exec",
     tier: "mutating",
@@ -68,8 +70,9 @@ export const execTools = [
     },
     result: {
       ...RESULT_PANE_IDS,
+      outcome: "exited, input (it waits for the terminal: answer with send_keys), timeout or shell_exited",
       output: "the command's own output (rendered text, within the budget: head and tail kept)",
-      exit_code: "its exit status (the shell's, when the command ended it); null after a timeout",
+      exit_code: "its exit status (the shell's, when the command ended it); null after a timeout or with input",
       timed_out: "the timeout fired and Ctrl-C was sent",
       duration_ms: "how long it ran",
       ...BUDGET_RESULT,
@@ -77,6 +80,8 @@ export const execTools = [
       shell_exited: "the command ended the shell itself (e.g. `exit`)",
       timeout_ms: "with timeout_clamped: the timeout used",
       timeout_clamped: "the requested timeout was above the maximum",
+      cursor: "outcome input: capture_since / wait_for_text from here continue the command's output",
+      pane_state: "outcome input: {command, kind: shell | repl | fullscreen | program, waiting_for_input}",
     },
     errors: {
       PANE_BUSY: "the pane runs a program, not a shell at its prompt",
@@ -97,6 +102,7 @@ export const execTools = [
       });
       return {
         ...paneIds(pane),
+        outcome: result.outcome,
         output: result.output,
         exit_code: result.exitCode,
         timed_out: result.timedOut,
@@ -105,6 +111,7 @@ export const execTools = [
         ...(result.interrupted === undefined ? {} : { interrupted: result.interrupted }),
         ...(result.shellExited ? { shell_exited: true } : {}),
         ...(clamped ? { timeout_ms: timeoutMs, timeout_clamped: true } : {}),
+        ...(result.asker ? { cursor: result.cursor, pane_state: askerResult(result.asker) } : {}),
       };
     },
   }),

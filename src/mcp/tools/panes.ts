@@ -12,15 +12,15 @@ export const paneTools = [
   defineTool({
     name: "create_pane",
     title: "Create pane",
-    description: "Open a terminal pane (new window, or split_from a pane) running the user's shell or `command`. " +
-      "Output is logged from the first byte; the pane stays readable after its process exits. " +
+    description: "Open a pane (new window, or split_from) running the user's shell or `command`; " +
+      "`env` wins over the defaults (PAGER=cat). Logged from the first byte, readable after exit. " +
       "With `host`, ids read HOST:%N.",
     profile: "core",
     group: "panes",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {
-      command: commandArg.optional().describe("run this instead of an interactive shell"),
+      command: commandArg.optional().describe("instead of a shell"),
       name: nameArg.optional(),
       cwd: cwdArg.optional(),
       env: z.record(patterns.envNameArg, z.string().max(32_768)).optional(),

@@ -68,7 +68,7 @@ export const screenTools = [
     title: "Snapshot pane",
     description: "The visible screen with cursor, mode, size, scroll position and history size; " +
       "`format` ansi keeps colours, html/svg/png (an image) render it as a person sees it; " +
-      "`path` also saves it under that file name in the state directory.",
+      "`path` also saves it in the state directory.",
     profile: "agent",
     group: "screen",
     tier: "readonly",

@@ -18,6 +18,7 @@ import {
 } from "../../engine/watch/mod.ts";
 import { checkNoNul, cursorFor, deadError } from "../checks.ts";
 import { stateResult } from "../results.ts";
+import { inputFields } from "../question.ts";
 import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
 import { logSize } from "../../engine/output/mod.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
@@ -240,8 +241,8 @@ export const watchTools = [
     name: "run_in_repl",
     title: "Run in REPL",
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
-      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole, an open block ended with the empty line it needs; " +
-      "waiting_for_more: the REPL still wants input.",
+      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole (open blocks closed); " +
+      "waiting_for_more: the REPL wants more; outcome input: the input asks a question.",
     profile: "agent",
     group: "watch",
     tier: "mutating",
@@ -257,6 +258,8 @@ export const watchTools = [
       ...RESULT_PANE_IDS,
       output: "the output of the input, without its echo and the next prompt (within max_output)",
       ...BUDGET_RESULT,
+      outcome: "input: the REPL reads the terminal without its prompt (the input asks a question)",
+      pane_state: "with outcome input: {command, kind, waiting_for_input}",
       prompt_seen: "the prompt came back",
       waiting_for_more: "the REPL shows its continuation prompt: it wants the rest of the input",
       hint: "with waiting_for_more: what to do next",
@@ -296,11 +299,13 @@ export const watchTools = [
             })
             : callText("capture_pane", { pane_id: pane.paneId, lines: 10_000, max_output: total + 1024 }),
       );
+      const asks = turn.end.kind === "done" && turn.end.value === "input";
       return {
         ...paneIds(pane),
+        ...(asks ? await inputFields(ctx, pane) : {}),
         output: shown.lines.join("\n"),
         ...budgetFields(shown.facts),
-        prompt_seen: turn.end.kind === "done" && !more,
+        prompt_seen: turn.end.kind === "done" && turn.end.value === "prompt",
         ...(more
           ? {
             waiting_for_more: true,
