@@ -1,0 +1,253 @@
+import { Lexer, type Nested, REDIRECTIONS, type Token, Unjudgeable } from "./lexer.ts";
+import type { JudgeOptions, SimpleCommand, Word } from "./types.ts";
+import { unwrap } from "./wrappers.ts";
+
+/** Every simple command a line would run, and what in it cannot be judged exactly. */
+export interface Parsed {
+  readonly commands: readonly SimpleCommand[];
+  readonly unclear: readonly string[];
+}
+
+/** Nesting deeper than this (subshells, substitutions, wrappers) is not judged: ask. */
+const MAX_DEPTH = 48;
+/** Work allowed per character of the line (re-reading `sh -c` strings, eval, backquotes, wrappers). */
+const WORK_PER_CHAR = 16;
+const BASE_WORK = 10_000;
+const SKIPPED_WORDS = new Set(["if", "then", "elif", "else", "fi", "do", "done", "while", "until", "{", "}", "!"]);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+
+/** Never throws: anything it cannot read is one more `unclear` reason. Linear in the line's length. */
+export function parseLine(line: string, options: JudgeOptions = {}, seeThrough = true): Parsed {
+  const parser = new Parser(line.length, options.interactive ?? false, seeThrough);
+  try {
+    parser.source(line);
+  } catch (error) {
+    parser.unclear(error instanceof Unjudgeable ? error.message : "the line cannot be parsed");
+  }
+  return { commands: parser.commands, unclear: parser.reasons };
+}
+
+class Parser implements Nested {
+  readonly commands: SimpleCommand[] = [];
+  readonly reasons: string[] = [];
+  private lexer: Lexer | null = null;
+  private peeked: Token | null = null;
+  private depth = 0;
+  private work: number;
+
+  constructor(length: number, private readonly interactive: boolean, private readonly seeThrough: boolean) {
+    this.work = BASE_WORK + WORK_PER_CHAR * length;
+  }
+
+  unclear(reason: string): void {
+    if (!this.reasons.includes(reason)) this.reasons.push(reason);
+  }
+
+  source(text: string): void {
+    this.spend(text.length);
+    const saved = { lexer: this.lexer, peeked: this.peeked };
+    this.lexer = new Lexer(text, this, this.interactive);
+    this.peeked = null;
+    this.nest(() => this.parseList("eof"));
+    this.lexer = saved.lexer;
+    this.peeked = saved.peeked;
+  }
+
+  substitution(): void {
+    const saved = this.peeked;
+    this.peeked = null;
+    this.nest(() => this.parseList(")"));
+    this.peeked = saved;
+  }
+
+  private spend(units: number): void {
+    this.work -= units;
+    if (this.work < 0) throw new Unjudgeable("the line is too complex to judge");
+  }
+
+  private nest(body: () => void): void {
+    if (++this.depth > MAX_DEPTH) throw new Unjudgeable("the line nests too deeply to judge");
+    body();
+    this.depth--;
+  }
+
+  private peek(): Token {
+    this.peeked ??= this.lexer!.next();
+    return this.peeked;
+  }
+
+  private take(): Token {
+    const token = this.peek();
+    if (token.kind !== "eof") this.peeked = null;
+    return token;
+  }
+
+  private isWord(token: Token, text: string): boolean {
+    return token.kind === "word" && token.word.plain && token.word.text === text;
+  }
+
+  /** Commands up to `end`: the end of the text, the `)` of a subshell or substitution, or a case item's end. */
+  private parseList(end: "eof" | ")" | "case"): void {
+    for (;;) {
+      const token = this.peek();
+      if (token.kind === "eof") {
+        if (end === "eof") return;
+        throw new Unjudgeable(end === ")" ? "unterminated ( or $(" : "unterminated case");
+      }
+      if (token.kind === "word") {
+        if (end === "case" && this.isWord(token, "esac")) return;
+        this.parseCommand();
+        continue;
+      }
+      if (REDIRECTIONS.has(token.op)) {
+        this.parseCommand();
+        continue;
+      }
+      this.take();
+      if (token.op === ")") {
+        if (end === ")") return;
+        throw new Unjudgeable("unbalanced )");
+      }
+      if (token.op === "(") this.parseParen();
+      else if (end === "case" && token.op.startsWith(";") && token.op.length > 1) return;
+    }
+  }
+
+  /** After `(`: `((` arithmetic, or a subshell. */
+  private parseParen(): void {
+    const lexer = this.lexer!;
+    if (this.peeked === null && lexer.src[lexer.pos] === "(") {
+      const at = lexer.pos;
+      lexer.pos++;
+      if (lexer.readArithmetic()) return;
+      lexer.pos = at;
+    }
+    this.nest(() => this.parseList(")"));
+  }
+
+  private parseCommand(): void {
+    const assignments: Word[] = [];
+    const words: Word[] = [];
+    for (;;) {
+      const token = this.peek();
+      if (token.kind === "word") {
+        if (token.ioNumber) {
+          this.take();
+          continue;
+        }
+        if (words.length === 0 && assignments.length === 0 && token.word.plain && this.compound(token.word.text)) {
+          if (!SKIPPED_WORDS.has(token.word.text)) return;
+          continue;
+        }
+        this.take();
+        if (words.length === 0 && ASSIGNMENT.test(token.word.raw)) {
+          assignments.push(token.word);
+          if (token.word.raw.endsWith("=")) this.skipArray();
+        } else {
+          words.push(token.word);
+        }
+        continue;
+      }
+      if (token.kind === "op" && REDIRECTIONS.has(token.op)) {
+        this.take();
+        const target = this.peek();
+        if (target.kind === "word") {
+          this.take();
+          if (token.op === "<<" || token.op === "<<-") this.lexer!.addHeredoc(target.word, token.op === "<<-");
+        }
+        continue;
+      }
+      if (token.kind === "op" && token.op === "(" && words.length === 1 && assignments.length === 0) {
+        this.take(); // `name ()`: a function definition; its body is judged as if it ran
+        if (this.isOp(this.peek(), ")")) this.take();
+        return;
+      }
+      break;
+    }
+    this.emit({ assignments, words }, 0);
+  }
+
+  private isOp(token: Token, op: string): boolean {
+    return token.kind === "op" && token.op === op;
+  }
+
+  /** `a=(x y)`: an array's words are values, not commands. */
+  private skipArray(): void {
+    if (!this.isOp(this.peek(), "(")) return;
+    this.take();
+    for (let token = this.take(); token.kind !== "eof" && !this.isOp(token, ")"); token = this.take());
+  }
+
+  /** A reserved word in command position (consumed): true if it starts or continues a compound command. */
+  private compound(name: string): boolean {
+    if (SKIPPED_WORDS.has(name)) {
+      this.take();
+      return true;
+    }
+    switch (name) {
+      case "case":
+        this.take();
+        this.parseCase();
+        return true;
+      case "for":
+      case "select":
+        this.take();
+        this.parseForHead();
+        return true;
+      case "function":
+        this.take();
+        if (this.peek().kind === "word") this.take();
+        if (this.isOp(this.peek(), "(")) {
+          this.take();
+          if (this.isOp(this.peek(), ")")) this.take();
+        }
+        return true;
+      case "[[":
+        this.take();
+        for (let token = this.take(); token.kind !== "eof" && !this.isWord(token, "]]"); token = this.take());
+        return true;
+    }
+    return false;
+  }
+
+  /** After `for`/`select`: the name and its `in` words (values, not commands); or `((…))`. */
+  private parseForHead(): void {
+    if (this.isOp(this.peek(), "(")) {
+      this.take();
+      const lexer = this.lexer!;
+      if (lexer.src[lexer.pos] === "(") lexer.pos++;
+      if (!lexer.readArithmetic()) throw new Unjudgeable("a for ((…)) loop that cannot be read");
+      return;
+    }
+    for (let token = this.peek(); token.kind === "word"; token = this.peek()) this.take();
+  }
+
+  /** After `case`: the subject, `in`, then items `pattern) commands ;;` up to `esac`. */
+  private parseCase(): void {
+    for (let token = this.peek(); token.kind === "word" || this.isOp(token, "\n"); token = this.peek()) {
+      this.take();
+      if (this.isWord(token, "in")) break;
+    }
+    for (;;) {
+      const token = this.take();
+      if (token.kind === "eof") throw new Unjudgeable("unterminated case");
+      if (this.isWord(token, "esac")) return;
+      if (token.kind === "op" && token.op !== ")") continue; // newlines, `(` and `|` between patterns
+      if (token.kind === "op") this.parseList("case");
+    }
+  }
+
+  /** Records a simple command, then what its wrappers run (`sudo X`, `sh -c "X"`, `xargs X`). */
+  private emit(command: SimpleCommand, level: number): void {
+    if (command.words.length === 0) return;
+    this.spend(command.words.length);
+    this.commands.push(command);
+    if (level > MAX_DEPTH) throw new Unjudgeable("wrappers nest too deeply to judge");
+    if (!this.seeThrough) return;
+    for (const inner of unwrap(command.words)) {
+      if (inner.kind === "words") this.emit({ assignments: [], words: inner.words }, level + 1);
+      else if (inner.kind === "line") this.nest(() => this.source(inner.text));
+      else this.unclear(inner.reason);
+    }
+  }
+}
