@@ -15,6 +15,7 @@ import {
   validPrefix,
 } from "./config/values.ts";
 import { type HostEntry, parseHostFlags, parseSshConfig, sshPermissionProblem } from "./config/hosts.ts";
+import { loadPolicy, type Policy, PolicyFileError } from "./policy/mod.ts";
 
 /** The configuration's parts live in `config/`; this file is their door. */
 export { ConfigError } from "./config/errors.ts";
@@ -78,6 +79,8 @@ export interface Config {
   hostTarget: string | null;
   /** From TMUX / TMUX_PANE when the server itself runs inside tmux. */
   caller: Caller | null;
+  /** `--policy FILE`: the command policy in force; null: every command may run. */
+  policy: Policy | null;
 }
 
 type FlagValues = { [K in FlagName]?: string | boolean };
@@ -258,6 +261,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     hostLeaseSec,
     hostTarget: hostPicked,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
+    policy: command === "serve" || command === "doctor" ? policyFrom(values.policy as string | undefined) : null,
   };
   const sshProblem = command === "help" || command === "version" ? null : sshPermissionProblem(hosts);
   if (sshProblem) throw new ConfigError(sshProblem);
@@ -265,6 +269,17 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   const sandboxProblem = command === "serve" ? sandboxPathProblem(writtenPaths(config)) : null;
   if (sandboxProblem) throw new ConfigError(sandboxProblem);
   return Object.freeze(config);
+}
+
+/** The policy file, read and checked now: a bad one stops the server at start with one line. */
+function policyFrom(path: string | undefined): Policy | null {
+  if (path === undefined) return null;
+  try {
+    return loadPolicy(path);
+  } catch (error) {
+    if (error instanceof PolicyFileError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** Paths this configuration writes, each with the flag that chose it. */

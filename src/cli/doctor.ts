@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
+import { describePolicy } from "../policy/mod.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */
 export async function doctor(config: Readonly<Config>): Promise<number> {
@@ -32,6 +33,7 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
   } catch (error) {
     report(false, `state directory ${config.stateDir}: ${(error as Error).message}`);
   }
+  console.log(`info command policy: ${config.policy ? describePolicy(config.policy) : "none (every command may run)"}`);
   const { command, args } = launchCommand();
   console.log(
     `\nClaude Desktop / Cursor (JSON):\n${JSON.stringify({ mcpServers: { tmuxwright: { command, args } } }, null, 2)}`,

@@ -8,15 +8,17 @@ export class PolicyFileError extends Error {}
 const VERDICTS: readonly Verdict[] = ["allow", "ask", "deny"];
 const KEYS = new Set(["default", "deny", "ask", "allow", "comment"]);
 
-/** Reads and checks a policy file (JSON: `default`, and `deny` / `ask` / `allow` lists of rules). */
-export async function loadPolicy(path: string): Promise<Policy> {
+/** Reads and checks a policy file (JSON: `default`, and `deny` / `ask` / `allow` lists of rules), at start-up. */
+export function loadPolicy(path: string): Policy {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound
       ? "no such file"
-      : error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
+      : error instanceof Deno.errors.NotCapable
+      ? `the Deno permissions do not allow reading it (add --allow-read=${path} to the deno run flags)`
+      : error instanceof Deno.errors.PermissionDenied
       ? "not readable (permission denied)"
       : error instanceof Deno.errors.IsADirectory
       ? "is a directory"
