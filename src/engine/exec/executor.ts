@@ -12,6 +12,7 @@ import { type Prepared, Typist } from "./typist.ts";
 import { deadPaneStatus, foreground, shellKind } from "./shell.ts";
 import { JobTable } from "./jobs.ts";
 import { type Typed, wakeOn } from "./typed.ts";
+import type { PolicyGate } from "../policy/mod.ts";
 
 export { type Typed, wakeOn };
 
@@ -56,12 +57,15 @@ export class Executor {
     readonly spool: OutputSpool,
     /** /proc facts: a shell that printed no mark is seen waiting at its prompt at once. */
     proc?: ProcReader,
+    /** The command policy: every command is judged before anything is typed. */
+    readonly gate?: PolicyGate,
   ) {
     this.jobs = new JobTable(tmux);
     this.typist = new Typist(tmux, output, stateDir, proc);
   }
 
   async execute(pane: PaneInfo, command: string, options: ExecOptions): Promise<ExecResult> {
+    await this.gate?.check({ command, pane: pane.paneId, host: this.tmux.host });
     const release = await this.locks.acquire(pane.paneId, options.signal).catch(() => {
       throw cancelled();
     });

@@ -4,6 +4,7 @@ import { escapeFormat } from "../../tmux/quote.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import type { RemoteLogs } from "../output/mod.ts";
+import type { PolicyGate } from "../policy/mod.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { openWorkspaceSession } from "./workspace_session.ts";
 import { PaneNameHints } from "./targets.ts";
@@ -54,6 +55,8 @@ export interface WorkspaceRole {
    * for the attached session's panes) and their logs are written locally from it.
    */
   remote?: { hubSession: string; logs: RemoteLogs };
+  /** The command policy: a pane's command (and variables that run code) are judged before tmux starts it. */
+  gate?: PolicyGate;
 }
 
 /**
@@ -144,6 +147,10 @@ export class Workspace {
   }
 
   async #createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
+    if (options.command !== undefined) {
+      await this.role.gate?.check({ command: options.command, pane: null, host: this.tmux.host });
+    }
+    await this.role.gate?.checkEnvironment(options.env, null, this.tmux.host);
     if (options.name !== undefined) await this.#assertNameFree(options.name);
     await this.open(); // connects, creating the workspace if needed
     const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;

@@ -1,0 +1,187 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { CommandJudge, Judgement } from "../../policy/mod.ts";
+import { ToolError } from "../errors.ts";
+import { type Typed, typedLines } from "./typing.ts";
+
+/** The person's answer to a question, and who gave it (the client, and its MCP session over HTTP). */
+export interface Answer {
+  readonly choice: "once" | "session" | "refuse" | "cancel";
+  readonly by: string;
+}
+
+/** What the person is asked. */
+export interface Question {
+  readonly command: string;
+  readonly pane: string | null;
+  readonly host: string;
+  readonly judgement: Judgement;
+  readonly tool: string;
+}
+
+/** Asks the person through the client that made the call. */
+export type Ask = (question: Question) => Promise<Answer>;
+
+/** Set by the MCP layer around each tool call: who is calling and how to ask its person. */
+export interface CallScope {
+  readonly tool: string;
+  /** null: the client cannot be asked (no elicitation). */
+  readonly ask: Ask | null;
+  /** Command lines the person allowed for the rest of this MCP session. */
+  readonly allowed: Set<string>;
+}
+
+/** One decision, for the audit log. */
+export interface Decision {
+  readonly tool: string;
+  readonly pane: string | null;
+  readonly host: string;
+  readonly command: string;
+  readonly judgement: Judgement;
+  /** allowed | denied, or for an ask: once | session | remembered | refused | cancelled | unavailable */
+  readonly outcome: string;
+  readonly answeredBy?: string;
+}
+
+/** Text about to reach a shell, or a program about to start. */
+export interface CommandCheck {
+  readonly command: string;
+  readonly pane: string | null;
+  readonly host: string;
+  /** Typed at an interactive prompt (history expansion applies). */
+  readonly interactive?: boolean;
+}
+
+/** A pane about to be typed into: its id and what runs in its foreground (tmux's pane_current_command). */
+export interface TypingTarget {
+  readonly paneId: string;
+  readonly command: string;
+}
+
+const CODE_VARIABLES = new Set(["BASH_ENV", "ENV", "ZDOTDIR", "LD_PRELOAD", "LD_LIBRARY_PATH", "PS0", "PS1"]);
+const SHELLS = new Set(["bash", "zsh", "dash", "sh", "ash", "ksh", "mksh", "yash", "busybox", "fish", "tcsh", "csh"]);
+
+/**
+ * The one place commands are judged before they reach a shell. The engine's entries where text
+ * reaches a shell or a program starts call `check` (or `checkTyping`); the MCP layer runs each
+ * tool call `within` its scope, so an ask reaches the person behind the calling client.
+ */
+export class PolicyGate {
+  readonly #calls = new AsyncLocalStorage<CallScope>();
+  /** Per pane: text typed into its shell without Enter yet (judged with what completes it). */
+  readonly #pending = new Map<string, string | null>();
+
+  constructor(
+    readonly judge: CommandJudge | null,
+    private readonly record: (decision: Decision) => Promise<void> = () => Promise.resolve(),
+  ) {}
+
+  within<T>(scope: CallScope, body: () => T): T {
+    return this.#calls.run(scope, body);
+  }
+
+  /** Resolves when the command may run; throws POLICY_DENIED, POLICY_DECLINED or POLICY_ASK_UNAVAILABLE. */
+  async check(check: CommandCheck): Promise<void> {
+    if (this.judge === null) return;
+    const judgement = this.judge.judge(check.command, { interactive: check.interactive });
+    await this.#decide(check, judgement);
+  }
+
+  /**
+   * Keys or text about to be typed into a pane. Judged only when a shell is in its foreground (at
+   * its prompt): every line the keys make it run, and text left on the line with what was typed before.
+   */
+  async checkTyping(target: TypingTarget, host: string, parts: readonly Typed[]): Promise<void> {
+    if (this.judge === null || !SHELLS.has(target.command.replace(/^-/, ""))) return;
+    const before = this.#pending.get(target.paneId);
+    const typed = typedLines(before === undefined ? "" : before, parts);
+    // Text left on the line is judged now too (nothing denied is typed); a line keys changed, at its Enter.
+    const lines = [...typed.run, ...(typed.rest === null || typed.rest.trim() === "" ? [] : [typed.rest])];
+    for (const line of lines) {
+      const check = { command: line ?? "", pane: target.paneId, host, interactive: true };
+      const judgement = line === null ? unseenLine() : this.judge.judge(line, { interactive: true });
+      await this.#decide(check, judgement);
+    }
+    if (typed.rest === "") this.#pending.delete(target.paneId);
+    else this.#pending.set(target.paneId, typed.rest);
+  }
+
+  /** Variables for a new pane's shell: PROMPT_COMMAND runs at each prompt; others load code the server cannot see. */
+  async checkEnvironment(env: Record<string, string> | undefined, pane: string | null, host: string): Promise<void> {
+    if (this.judge === null || env === undefined) return;
+    for (const [name, value] of Object.entries(env)) {
+      if (name === "PROMPT_COMMAND") await this.check({ command: value, pane, host });
+      else if (CODE_VARIABLES.has(name) && value !== "") {
+        await this.#decide({ command: `${name}=${value}`, pane, host }, {
+          verdict: "ask",
+          rule: null,
+          command: `${name}=${value}`,
+          reason: `${name} makes programs load code the server cannot see`,
+        });
+      }
+    }
+  }
+
+  async #decide(check: CommandCheck, judgement: Judgement): Promise<void> {
+    const scope = this.#calls.getStore();
+    const decision = (outcome: string, answeredBy?: string) =>
+      this.record({ ...check, tool: scope?.tool ?? "(none)", judgement, outcome, answeredBy });
+    if (judgement.verdict === "allow") return await decision("allowed");
+    if (judgement.verdict === "deny") {
+      await decision("denied");
+      throw new ToolError(
+        "POLICY_DENIED",
+        `The command policy denies this command: ${ruleText(judgement)} matches \`${judgement.command}\``,
+        "Do not retry it: run something the policy allows, or ask the person to change the policy file.",
+      );
+    }
+    const key = check.command.trim();
+    if (scope?.allowed.has(key)) return await decision("remembered");
+    if (!scope?.ask) {
+      await decision("unavailable");
+      throw new ToolError(
+        "POLICY_ASK_UNAVAILABLE",
+        `The command policy asks a person before this command runs (${ruleText(judgement)}: ${judgement.reason}), ` +
+          "and this client cannot ask (no MCP elicitation)",
+        howToAllow(judgement),
+      );
+    }
+    const answer = await scope.ask({ ...check, judgement, tool: scope.tool });
+    if (answer.choice === "once" || answer.choice === "session") {
+      if (answer.choice === "session") scope.allowed.add(key);
+      return await decision(answer.choice, answer.by);
+    }
+    await decision(answer.choice === "refuse" ? "refused" : "cancelled", answer.by);
+    throw new ToolError(
+      "POLICY_DECLINED",
+      `The person ${answer.choice === "refuse" ? "refused" : "did not answer"} the command (${ruleText(judgement)})`,
+      "Do not retry it; ask the person what to do instead.",
+    );
+  }
+}
+
+function ruleText(judgement: Judgement): string {
+  if (judgement.rule === "default") return `the policy's default (${judgement.verdict})`;
+  if (judgement.rule === null) return "no rule (it cannot be judged exactly)";
+  return `rule "${judgement.rule}"`;
+}
+
+function howToAllow(judgement: Judgement): string {
+  if (judgement.rule === null) {
+    return "Write the command so it can be judged (a literal command name, no eval of built strings), " +
+      "or use a client that supports elicitation.";
+  }
+  if (judgement.rule === "default") {
+    return "Use a client that supports elicitation, or have the person add an allow rule for it to the policy file.";
+  }
+  return `Use a client that supports elicitation, or have the person move "${judgement.rule}" from ask to allow ` +
+    "in the policy file (then restart tmuxwright).";
+}
+
+function unseenLine(): Judgement {
+  return {
+    verdict: "ask",
+    rule: null,
+    command: "(a line changed by keys)",
+    reason: "keys that recall or edit the line, then Enter, run a line the server cannot see",
+  };
+}

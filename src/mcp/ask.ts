@@ -1,0 +1,62 @@
+import type { McpServer, RequestHandlerExtra, ServerNotification, ServerRequest } from "./sdk.ts";
+import type { Answer, Ask, Question } from "../engine/policy/mod.ts";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A person may take a while to read the question. */
+const ASK_TIMEOUT_MS = 10 * 60_000;
+const CHOICES = ["once", "session", "refuse"] as const;
+const CHOICE_TITLES = ["Run it once", "Allow it for the rest of this MCP session", "Refuse"];
+
+/**
+ * The command policy's `ask`, through MCP elicitation to the client that made the call (over HTTP,
+ * that MCP session, on the call's own stream). Null when that client declared no form elicitation.
+ */
+export function askThrough(server: McpServer, extra: Extra): Ask | null {
+  if (!server.server.getClientCapabilities()?.elicitation?.form) return null;
+  const client = server.server.getClientVersion();
+  const by = `${client?.name ?? "client"}${client?.version ? ` ${client.version}` : ""}` +
+    (extra.sessionId ? ` (MCP session ${extra.sessionId})` : "");
+  return async (question: Question): Promise<Answer> => {
+    try {
+      const result = await server.server.elicitInput({
+        mode: "form",
+        message: questionText(question),
+        requestedSchema: {
+          type: "object",
+          properties: {
+            decision: {
+              type: "string",
+              title: "Run this command?",
+              oneOf: CHOICES.map((value, i) => ({ const: value, title: CHOICE_TITLES[i] })),
+            },
+          },
+          required: ["decision"],
+        },
+      }, { relatedRequestId: extra.requestId, signal: extra.signal, timeout: ASK_TIMEOUT_MS });
+      if (result.action === "decline") return { choice: "refuse", by };
+      const decision = result.action === "accept" ? result.content?.decision : undefined;
+      return {
+        choice: decision === "once" || decision === "session" || decision === "refuse" ? decision : "cancel",
+        by,
+      };
+    } catch {
+      return { choice: "cancel", by }; // no answer (timed out, cancelled, connection gone) is no consent
+    }
+  };
+}
+
+function questionText(q: Question): string {
+  const rule = q.judgement.rule === null
+    ? "it cannot be judged exactly"
+    : q.judgement.rule === "default"
+    ? "no rule names it and the policy's default is ask"
+    : `rule "${q.judgement.rule}" says ask`;
+  return [
+    `An agent wants to run a command (${q.tool}) that the command policy asks you about: ${rule}.`,
+    "",
+    `Command: ${q.command}`,
+    `Pane: ${q.pane ?? "a new pane"} on host ${q.host}`,
+    `Why: ${q.judgement.reason}${q.judgement.command !== q.command ? ` (\`${q.judgement.command}\`)` : ""}`,
+  ].join("\n");
+}
