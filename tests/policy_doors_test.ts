@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TestServer, until } from "./helpers/harness.ts";
 import type { ExecResult } from "./helpers/results.ts";
+import { policyFile, removePolicyFile } from "./helpers/policy.ts";
 
 /**
  * The command policy at every door, on real tmux through the official SDK client: a denied
@@ -9,12 +10,6 @@ import type { ExecResult } from "./helpers/results.ts";
  * `deno task start`'s own permission line lets the server read it.
  */
 const POLICY = { default: "allow", deny: ["touch *", "rm -rf *"], ask: ["echo asked *"] };
-
-export async function policyFile(policy: unknown): Promise<string> {
-  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twp" });
-  await Deno.writeTextFile(`${dir}/policy.json`, JSON.stringify(policy));
-  return `${dir}/policy.json`;
-}
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
@@ -114,13 +109,16 @@ Deno.test({
           (s) => s.foreground_command === "cat",
         );
         await server.call("send_keys", { pane_id: pane, text: `${denied} is only text here` });
-        await server.call("wait_for_text", { pane_id: pane, pattern: "is only text here", timeout_ms: 10_000 });
+        await until(
+          () => server.call<{ text: string }>("capture_pane", { pane_id: pane }),
+          (screen) => screen.text.includes("is only text here"),
+        );
         assert.equal(await exists(marker), false);
         await server.call("send_keys", { pane_id: pane, keys: ["C-c"] });
       });
     } finally {
       await server.close();
-      await Deno.remove(policy.replace(/\/policy\.json$/, ""), { recursive: true });
+      await removePolicyFile(policy);
     }
   },
 });
