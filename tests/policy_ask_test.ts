@@ -60,9 +60,11 @@ Deno.test({
       });
       await t.step("refused, declined or cancelled: POLICY_DECLINED and nothing runs", async () => {
         const marker = `${dir}/refused`;
-        for (const reply of [{ action: "accept", content: { decision: "refuse" } }, { action: "decline" }, {
-          action: "cancel",
-        }] as Reply[]) {
+        for (
+          const reply of [{ action: "accept", content: { decision: "refuse" } }, { action: "decline" }, {
+            action: "cancel",
+          }] as Reply[]
+        ) {
           replies.push(reply);
           const error = await server.callError("execute_command", {
             pane_id: pane,
@@ -174,7 +176,11 @@ Deno.test("a missing, unreadable or invalid policy file stops the server at star
     const cases: [string[], Record<string, string>, RegExp][] = [
       [["--policy", `${dir}/none.json`], {}, /^tmuxwright: policy file \S+none\.json: no such file$/],
       [[], { TMUXWRIGHT_POLICY: `${dir}/broken.json` }, /^tmuxwright: policy file \S+broken\.json: not valid JSON/],
-      [["--policy", `${dir}/bad.json`], {}, /^tmuxwright: policy file \S+bad\.json: rule "rm \$X": \$X is not a literal/],
+      [
+        ["--policy", `${dir}/bad.json`],
+        {},
+        /^tmuxwright: policy file \S+bad\.json: rule "rm \$X": \$X is not a literal/,
+      ],
       [["--policy", dir], {}, /^tmuxwright: policy file \S+: is a directory$/],
       // Given as a flag, outside what the permissions grant (the task's own line grants it: see below).
       [["--policy", `${outside}/p.json`], {}, /the Deno permissions do not allow reading it/],
