@@ -239,3 +239,10 @@ Deno.test("policy files: bad ones are refused with one line naming the file and 
     });
   }
 });
+
+Deno.test("the example policies of docs/policy.md are valid", async () => {
+  const doc = await Deno.readTextFile(new URL("../docs/policy.md", import.meta.url));
+  const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.ok(blocks.length >= 4);
+  for (const block of blocks) parsePolicy(block, "docs/policy.md");
+});
