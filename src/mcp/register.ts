@@ -27,7 +27,13 @@ const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
 export const MAX_RESPONSE_CHARS = 1_000_000;
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 /** Calls the server refused for safety, worth a log line (not mistakes like a wrong pane id). */
-const REFUSALS = new Set(["TIER_DENIED", "PROTECTED_TARGET"]);
+const REFUSALS = new Set([
+  "TIER_DENIED",
+  "PROTECTED_TARGET",
+  "POLICY_DENIED",
+  "POLICY_DECLINED",
+  "POLICY_ASK_UNAVAILABLE",
+]);
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
