@@ -14,6 +14,7 @@ const MAX_DEPTH = 48;
 const WORK_PER_CHAR = 16;
 const BASE_WORK = 10_000;
 const SKIPPED_WORDS = new Set(["if", "then", "elif", "else", "fi", "do", "done", "while", "until", "{", "}", "!"]);
+const INPUT_REDIRECTIONS = new Set(["<", "<<", "<<-", "<<<", "<>", "<&"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
 /** Never throws: anything it cannot read is one more `unclear` reason. Linear in the line's length. */
@@ -34,6 +35,8 @@ class Parser implements Nested {
   private peeked: Token | null = null;
   private depth = 0;
   private work: number;
+  /** The next command reads the pipe of the one before (`a | b`). */
+  private piped = false;
 
   constructor(length: number, private readonly interactive: boolean, private readonly seeThrough: boolean) {
     this.work = BASE_WORK + WORK_PER_CHAR * length;
@@ -104,6 +107,7 @@ class Parser implements Nested {
         continue;
       }
       this.take();
+      this.piped = token.op === "|" || token.op === "|&";
       if (token.op === ")") {
         if (end === ")") return;
         throw new Unjudgeable("unbalanced )");
@@ -128,6 +132,8 @@ class Parser implements Nested {
   private parseCommand(): void {
     const assignments: Word[] = [];
     const words: Word[] = [];
+    let input = this.piped;
+    this.piped = false;
     for (;;) {
       const token = this.peek();
       if (token.kind === "word") {
@@ -150,6 +156,7 @@ class Parser implements Nested {
       }
       if (token.kind === "op" && REDIRECTIONS.has(token.op)) {
         this.take();
+        input ||= INPUT_REDIRECTIONS.has(token.op);
         const target = this.peek();
         if (target.kind === "word") {
           this.take();
@@ -164,7 +171,7 @@ class Parser implements Nested {
       }
       break;
     }
-    this.emit({ assignments, words }, 0);
+    this.emit({ assignments, words, input }, 0);
   }
 
   private isOp(token: Token, op: string): boolean {
@@ -244,7 +251,7 @@ class Parser implements Nested {
     this.commands.push(command);
     if (level > MAX_DEPTH) throw new Unjudgeable("wrappers nest too deeply to judge");
     if (!this.seeThrough) return;
-    for (const inner of unwrap(command.words)) {
+    for (const inner of unwrap(command.words, command.input ?? false)) {
       if (inner.kind === "words") this.emit({ assignments: [], words: inner.words }, level + 1);
       else if (inner.kind === "line") this.nest(() => this.source(inner.text));
       else this.unclear(inner.reason);

@@ -26,6 +26,8 @@ export interface Word {
 export interface SimpleCommand {
   readonly assignments: readonly Word[];
   readonly words: readonly Word[];
+  /** Its input is a pipe or a redirection (a shell reading it runs text the server cannot see). */
+  readonly input?: boolean;
 }
 
 /** What the judge says of a command line. */

@@ -12,10 +12,10 @@ type Unwrapper = (words: readonly Word[]) => Inner[];
 const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"];
 
 /** The commands a simple command runs in its turn (the command itself is judged too, by the caller). */
-export function unwrap(words: readonly Word[]): Inner[] {
+export function unwrap(words: readonly Word[], input = false): Inner[] {
   const name = commandName(words[0]);
   if (name === null) return [];
-  if (SHELLS.includes(name)) return shellString(words);
+  if (SHELLS.includes(name)) return shellString(words, input);
   return UNWRAPPERS[name]?.(words) ?? [];
 }
 
@@ -38,9 +38,14 @@ function after(spec: OptionSpec, skip = 0, stop: string[] = []): Unwrapper {
   };
 }
 
-/** `sh -c STRING`: the string is a command line; without -c, a script or an interactive shell. */
-function shellString(words: readonly Word[]): Inner[] {
+/**
+ * `sh -c STRING`: the string is a command line. Without -c: a script file (judged as itself), an
+ * interactive shell, or (`-s`, or no script, with a pipe or redirection as input) commands read
+ * from its input, which the server cannot see (`curl … | sh`).
+ */
+function shellString(words: readonly Word[], input: boolean): Inner[] {
   let command = false;
+  let stdin = false;
   let i = 1;
   for (; i < words.length; i++) {
     const word = words[i];
@@ -54,8 +59,12 @@ function shellString(words: readonly Word[]): Inner[] {
     else if (text === "--command") command = true; // fish
     else if (/^[-+][A-Za-z]+$/.test(text)) {
       if (text[0] === "-" && text.includes("c")) command = true;
+      if (text[0] === "-" && text.includes("s")) stdin = true;
       if (/[oO]$/.test(text)) i++;
     } else if (!text.startsWith("--")) break;
+  }
+  if (!command && input && (stdin || i >= words.length)) {
+    return unclear("a shell reading commands from a pipe or redirection runs text the server cannot see");
   }
   if (!command || i >= words.length) return [];
   return lineOf(words[i], "a shell -c string built at run time");
