@@ -25,11 +25,8 @@ export function askThrough(server: McpServer, extra: Extra): Ask | null {
         requestedSchema: {
           type: "object",
           properties: {
-            decision: {
-              type: "string",
-              title: "Run this command?",
-              oneOf: CHOICES.map((value, i) => ({ const: value, title: CHOICE_TITLES[i] })),
-            },
+            // `enum` with `enumNames`: understood by clients of every protocol version so far.
+            decision: { type: "string", title: "Run this command?", enum: [...CHOICES], enumNames: CHOICE_TITLES },
           },
           required: ["decision"],
         },

@@ -67,7 +67,7 @@ const SHELLS = new Set(["bash", "zsh", "dash", "sh", "ash", "ksh", "mksh", "yash
  */
 export class PolicyGate {
   readonly #calls = new AsyncLocalStorage<CallScope>();
-  /** Per pane: text typed into its shell without Enter yet (judged with what completes it). */
+  /** Per `host:pane`: text typed into its shell without Enter yet (judged with what completes it). */
   readonly #pending = new Map<string, string | null>();
 
   constructor(
@@ -92,7 +92,8 @@ export class PolicyGate {
    */
   async checkTyping(target: TypingTarget, host: string, parts: readonly Typed[]): Promise<void> {
     if (this.judge === null || !SHELLS.has(target.command.replace(/^-/, ""))) return;
-    const before = this.#pending.get(target.paneId);
+    const key = `${host}:${target.paneId}`;
+    const before = this.#pending.get(key);
     const typed = typedLines(before === undefined ? "" : before, parts);
     // Text left on the line is judged now too (nothing denied is typed); a line keys changed, at its Enter.
     const lines = [...typed.run, ...(typed.rest === null || typed.rest.trim() === "" ? [] : [typed.rest])];
@@ -101,8 +102,8 @@ export class PolicyGate {
       const judgement = line === null ? unseenLine() : this.judge.judge(line, { interactive: true });
       await this.#decide(check, judgement);
     }
-    if (typed.rest === "") this.#pending.delete(target.paneId);
-    else this.#pending.set(target.paneId, typed.rest);
+    if (typed.rest === "") this.#pending.delete(key);
+    else this.#pending.set(key, typed.rest);
   }
 
   /** Variables for a new pane's shell: PROMPT_COMMAND runs at each prompt; others load code the server cannot see. */

@@ -182,9 +182,13 @@ export class TmuxBackend implements BridgeBackend {
       ...(input.keys ?? []).map((key) => ({ key: normalizeKey(key) ?? key })),
       ...(input.enter ? [{ key: "Enter" }] : []),
     ];
-    await this.deps.gate?.checkTyping({ paneId: pane, command: "sh" }, "local", typed).catch((error) => {
-      throw error instanceof ToolError ? new BridgeError(403, `${error.code}: ${error.message}`) : error;
-    });
+    const gate = this.deps.gate;
+    const scope = { tool: "bridge send", ask: null, allowed: new Set<string>() }; // no one to ask
+    await gate?.within(scope, () => gate.checkTyping({ paneId: pane, command: "sh" }, "local", typed)).catch(
+      (error) => {
+        throw error instanceof ToolError ? new BridgeError(403, `${error.code}: ${error.message}`) : error;
+      },
+    );
     // A newline typed as a key would run what precedes it; pasted (bracketed) it is only text.
     if (input.text !== undefined && /[\r\n]/.test(input.text)) {
       await this.#op(() => this.deps.paster.paste(pane, input.text!, { bracketed: true, enter: false }));
