@@ -86,6 +86,11 @@ Deno.test("every source file that types into panes or starts programs is judged 
     if (reviewed === "gate" && !/\bgate\b/.test(text)) problems.push(`${name}: lost its policy gate`);
   }
   assert.deepEqual(problems, []);
+  // The composition root hands the gate to every executor and workspace it builds (local and remote).
+  const app = await Deno.readTextFile(join(SRC, "app.ts"));
+  const made = [...app.matchAll(/new (Executor|Workspace)\(([^;]*?)\);/gs)];
+  assert.ok(made.length >= 4, "app.ts builds a local and a remote executor and workspace");
+  for (const [, what, args] of made) assert.match(args, /\bgate\b/, `app.ts: new ${what}(…) without the gate`);
   const engineEntries = ["engine/exec/processes.ts", "engine/exec/executor.ts", "engine/panes/workspace.ts"];
   for (const name of engineEntries) {
     assert.match(await Deno.readTextFile(join(SRC, name)), /gate\??\.check\(/, name);
