@@ -139,7 +139,12 @@ export class Workspace {
   }
 
   /** Creates an owned pane whose output is logged from its first byte. */
-  createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
+  async createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
+    // Judged before the queue: a question to a person must not hold up other calls' panes.
+    if (options.command !== undefined) {
+      await this.role.gate?.check({ command: options.command, pane: null, host: this.tmux.host });
+    }
+    await this.role.gate?.checkEnvironment(options.env, null, this.tmux.host);
     // Serialised so two calls cannot both claim one name.
     const run = this.#creating.then(() => this.#createPane(options));
     this.#creating = run.catch(() => {});
@@ -147,10 +152,6 @@ export class Workspace {
   }
 
   async #createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
-    if (options.command !== undefined) {
-      await this.role.gate?.check({ command: options.command, pane: null, host: this.tmux.host });
-    }
-    await this.role.gate?.checkEnvironment(options.env, null, this.tmux.host);
     if (options.name !== undefined) await this.#assertNameFree(options.name);
     await this.open(); // connects, creating the workspace if needed
     const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
