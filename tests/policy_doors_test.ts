@@ -49,6 +49,12 @@ Deno.test({
       await t.step("start_process (no pane is made)", () => refused("start_process", { command: denied }));
       await t.step("start_process in a pane", () => refused("start_process", { pane_id: pane, command: denied }));
       await t.step("create_pane with a command", () => refused("create_pane", { command: denied }));
+      await t.step("create_pane with env that runs code", async () => {
+        await refused("create_pane", { env: { PROMPT_COMMAND: denied } });
+        const error = await server.callError("create_pane", { env: { BASH_ENV: `${server.dir}/x.sh` } });
+        assert.match(error, /POLICY_ASK_UNAVAILABLE/, error);
+        await untouched();
+      });
       await t.step("split_pane", () => refused("split_pane", { pane_id: pane, direction: "right", command: denied }));
       await t.step("create_window", () => refused("create_window", { command: denied }));
       await t.step("create_session", () => refused("create_session", { command: denied }));
