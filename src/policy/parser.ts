@@ -142,7 +142,7 @@ class Parser implements Nested {
           continue;
         }
         if (words.length === 0 && assignments.length === 0 && token.word.plain && this.compound(token.word.text)) {
-          if (!SKIPPED_WORDS.has(token.word.text)) return;
+          if (!SKIPPED_WORDS.has(token.word.text) && token.word.text !== "time") return;
           continue;
         }
         this.take();
@@ -164,10 +164,14 @@ class Parser implements Nested {
         }
         continue;
       }
-      if (token.kind === "op" && token.op === "(" && words.length === 1 && assignments.length === 0) {
+      if (token.kind === "op" && token.op === "(" && words.length > 0) {
         this.take(); // `name ()`: a function definition; its body is judged as if it ran
-        if (this.isOp(this.peek(), ")")) this.take();
-        return;
+        if (words.length === 1 && assignments.length === 0 && this.isOp(this.peek(), ")")) {
+          this.take();
+          return;
+        }
+        // `!(x)`, `*(e:…:)`, `=(cmd)`: extended globs and zsh's qualifiers can run code; else a syntax error.
+        throw new Unjudgeable("a ( right after words (an extended glob, a zsh qualifier or a syntax error)");
       }
       break;
     }
@@ -192,6 +196,10 @@ class Parser implements Nested {
       return true;
     }
     switch (name) {
+      case "time": // bash's keyword times a whole pipeline, `time { …; }` included
+        this.take();
+        if (this.isWord(this.peek(), "-p")) this.take();
+        return true;
       case "case":
         this.take();
         this.parseCase();
