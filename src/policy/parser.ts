@@ -1,6 +1,6 @@
 import { Lexer, type Nested, REDIRECTIONS, type Token, Unjudgeable } from "./lexer.ts";
 import type { JudgeOptions, SimpleCommand, Word } from "./types.ts";
-import { unwrap } from "./wrappers.ts";
+import { assignmentRuns, unwrap } from "./wrappers.ts";
 
 /** Every simple command a line would run, and what in it cannot be judged exactly. */
 export interface Parsed {
@@ -254,12 +254,14 @@ class Parser implements Nested {
 
   /** Records a simple command, then what its wrappers run (`sudo X`, `sh -c "X"`, `xargs X`). */
   private emit(command: SimpleCommand, level: number): void {
-    if (command.words.length === 0) return;
-    this.spend(command.words.length);
-    this.commands.push(command);
     if (level > MAX_DEPTH) throw new Unjudgeable("wrappers nest too deeply to judge");
-    if (!this.seeThrough) return;
-    for (const inner of unwrap(command.words, command.input ?? false)) {
+    const inners = this.seeThrough ? command.assignments.flatMap(assignmentRuns) : [];
+    if (command.words.length > 0) {
+      this.spend(command.words.length);
+      this.commands.push(command);
+      if (this.seeThrough) inners.push(...unwrap(command.words, command.input ?? false));
+    }
+    for (const inner of inners) {
       if (inner.kind === "words") this.emit({ assignments: [], words: inner.words }, level + 1);
       else if (inner.kind === "line") this.nest(() => this.source(inner.text));
       else this.unclear(inner.reason);

@@ -19,6 +19,25 @@ export function unwrap(words: readonly Word[], input = false): Inner[] {
   return UNWRAPPERS[name]?.(words) ?? [];
 }
 
+/** Variables whose value runs later: PROMPT_COMMAND and prompts (`$(…)` in PS1) at each prompt; others load code. */
+const PROMPT_CODE = /^(PROMPT_COMMAND|PS[0-4])(\[[^\]]*\])?\+?=/;
+const CODE_VARIABLES = /^(BASH_ENV|ENV|ZDOTDIR|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT)(\+?=)/;
+
+/** What a `NAME=VALUE` word (an assignment, or an argument of export/declare/local …) runs later. */
+export function assignmentRuns(word: Word): Inner[] {
+  const name = /^[^=]*/.exec(word.raw)![0];
+  if (CODE_VARIABLES.test(word.raw)) return unclear(`${name} makes programs load code the server cannot see`);
+  if (!PROMPT_CODE.test(word.raw)) return [];
+  if (!isKnown(word)) return unclear(`${name} set to a value built at run time`);
+  const value = word.text.slice(word.text.indexOf("=") + 1);
+  // PROMPT_COMMAND is a command line; a prompt's `$(…)` and backquotes run as it is drawn.
+  return [{ kind: "line", text: name.startsWith("PS") ? `: ${value}` : value }];
+}
+
+function declaration(words: readonly Word[]): Inner[] {
+  return words.slice(1).filter((w) => w.raw.includes("=")).flatMap(assignmentRuns);
+}
+
 function unclear(reason: string): Inner[] {
   return [{ kind: "unclear", reason }];
 }
@@ -194,5 +213,10 @@ const UNWRAPPERS: Record<string, Unwrapper> = {
   alias,
   trap,
   su,
+  export: declaration,
+  declare: declaration,
+  typeset: declaration,
+  local: declaration,
+  readonly: declaration,
   fc: (words) => words.some((w) => /^-[a-z]*l/.test(w.text)) ? [] : unclear("fc re-runs a line from history"),
 };
