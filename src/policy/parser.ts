@@ -1,4 +1,5 @@
-import { Lexer, type Nested, REDIRECTIONS, type Token, Unjudgeable } from "./lexer.ts";
+import { REDIRECTIONS, Unjudgeable } from "./lexer.ts";
+import { MAX_DEPTH, TokenStream } from "./tokens.ts";
 import type { JudgeOptions, SimpleCommand, Word } from "./types.ts";
 import { assignmentRuns, unwrap } from "./wrappers.ts";
 
@@ -8,11 +9,6 @@ export interface Parsed {
   readonly unclear: readonly string[];
 }
 
-/** Nesting deeper than this (subshells, substitutions, wrappers) is not judged: ask. */
-const MAX_DEPTH = 48;
-/** Work allowed per character of the line (re-reading `sh -c` strings, eval, backquotes, wrappers). */
-const WORK_PER_CHAR = 16;
-const BASE_WORK = 10_000;
 const SKIPPED_WORDS = new Set(["if", "then", "elif", "else", "fi", "do", "done", "while", "until", "{", "}", "!"]);
 const INPUT_REDIRECTIONS = new Set(["<", "<<", "<<-", "<<<", "<>", "<&"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
@@ -28,69 +24,17 @@ export function parseLine(line: string, options: JudgeOptions = {}, seeThrough =
   return { commands: parser.commands, unclear: parser.reasons };
 }
 
-class Parser implements Nested {
+class Parser extends TokenStream {
   readonly commands: SimpleCommand[] = [];
-  readonly reasons: string[] = [];
-  private lexer: Lexer | null = null;
-  private peeked: Token | null = null;
-  private depth = 0;
-  private work: number;
   /** The next command reads the pipe of the one before (`a | b`). */
   private piped = false;
 
-  constructor(length: number, private readonly interactive: boolean, private readonly seeThrough: boolean) {
-    this.work = BASE_WORK + WORK_PER_CHAR * length;
-  }
-
-  unclear(reason: string): void {
-    if (!this.reasons.includes(reason)) this.reasons.push(reason);
-  }
-
-  source(text: string): void {
-    this.spend(text.length);
-    const saved = { lexer: this.lexer, peeked: this.peeked };
-    this.lexer = new Lexer(text, this, this.interactive);
-    this.peeked = null;
-    this.nest(() => this.parseList("eof"));
-    this.lexer = saved.lexer;
-    this.peeked = saved.peeked;
-  }
-
-  substitution(): void {
-    const saved = this.peeked;
-    this.peeked = null;
-    this.nest(() => this.parseList(")"));
-    this.peeked = saved;
-  }
-
-  private spend(units: number): void {
-    this.work -= units;
-    if (this.work < 0) throw new Unjudgeable("the line is too complex to judge");
-  }
-
-  private nest(body: () => void): void {
-    if (++this.depth > MAX_DEPTH) throw new Unjudgeable("the line nests too deeply to judge");
-    body();
-    this.depth--;
-  }
-
-  private peek(): Token {
-    this.peeked ??= this.lexer!.next();
-    return this.peeked;
-  }
-
-  private take(): Token {
-    const token = this.peek();
-    if (token.kind !== "eof") this.peeked = null;
-    return token;
-  }
-
-  private isWord(token: Token, text: string): boolean {
-    return token.kind === "word" && token.word.plain && token.word.text === text;
+  constructor(length: number, interactive: boolean, private readonly seeThrough: boolean) {
+    super(length, interactive);
   }
 
   /** Commands up to `end`: the end of the text, the `)` of a subshell or substitution, or a case item's end. */
-  private parseList(end: "eof" | ")" | "case"): void {
+  protected parseList(end: "eof" | ")" | "case"): void {
     for (;;) {
       const token = this.peek();
       if (token.kind === "eof") {
@@ -176,10 +120,6 @@ class Parser implements Nested {
       break;
     }
     this.emit({ assignments, words, input }, 0);
-  }
-
-  private isOp(token: Token, op: string): boolean {
-    return token.kind === "op" && token.op === op;
   }
 
   /** `a=(x y)`: an array's words are values, not commands. */

@@ -1,11 +1,10 @@
 import { isKnown, type Word } from "./types.ts";
-import { commandName, type OptionSpec, readOptions, runTimeWord } from "./words.ts";
+import { commandName, type OptionSpec, readOptions } from "./words.ts";
+import { type Inner, lineOf, unclear } from "./inner.ts";
+import { alias, declaration, find, su, trap, watch, xargs } from "./programs.ts";
 
-/** What a wrapper runs: a command's words, a command line to parse, or something that cannot be judged. */
-export type Inner =
-  | { readonly kind: "words"; readonly words: readonly Word[] }
-  | { readonly kind: "line"; readonly text: string }
-  | { readonly kind: "unclear"; readonly reason: string };
+export type { Inner } from "./inner.ts";
+export { assignmentRuns } from "./programs.ts";
 
 type Unwrapper = (words: readonly Word[]) => Inner[];
 
@@ -17,29 +16,6 @@ export function unwrap(words: readonly Word[], input = false): Inner[] {
   if (name === null) return [];
   if (SHELLS.includes(name)) return shellString(words, input);
   return UNWRAPPERS[name]?.(words) ?? [];
-}
-
-/** Variables whose value runs later: PROMPT_COMMAND and prompts (`$(…)` in PS1) at each prompt; others load code. */
-const PROMPT_CODE = /^(PROMPT_COMMAND|PS[0-4])(\[[^\]]*\])?\+?=/;
-const CODE_VARIABLES = /^(BASH_ENV|ENV|ZDOTDIR|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT)(\+?=)/;
-
-/** What a `NAME=VALUE` word (an assignment, or an argument of export/declare/local …) runs later. */
-export function assignmentRuns(word: Word): Inner[] {
-  const name = /^[^=]*/.exec(word.raw)![0];
-  if (CODE_VARIABLES.test(word.raw)) return unclear(`${name} makes programs load code the server cannot see`);
-  if (!PROMPT_CODE.test(word.raw)) return [];
-  if (!isKnown(word)) return unclear(`${name} set to a value built at run time`);
-  const value = word.text.slice(word.text.indexOf("=") + 1);
-  // PROMPT_COMMAND is a command line; a prompt's `$(…)` and backquotes run as it is drawn.
-  return [{ kind: "line", text: name.startsWith("PS") ? `: ${value}` : value }];
-}
-
-function declaration(words: readonly Word[]): Inner[] {
-  return words.slice(1).filter((w) => w.raw.includes("=")).flatMap(assignmentRuns);
-}
-
-function unclear(reason: string): Inner[] {
-  return [{ kind: "unclear", reason }];
 }
 
 /** `name [options] command args…`; `skip` operands before the command (timeout's duration). */
@@ -89,87 +65,11 @@ function shellString(words: readonly Word[], input: boolean): Inner[] {
   return lineOf(words[i], "a shell -c string built at run time");
 }
 
-function lineOf(word: Word, reason: string): Inner[] {
-  return isKnown(word) ? [{ kind: "line", text: word.text }] : unclear(reason);
-}
-
 /** `eval a b`: its words joined with spaces, read again as a line. */
 function evalWords(words: readonly Word[]): Inner[] {
   const args = words.slice(1);
   if (args.some((w) => !isKnown(w))) return unclear("eval of a string built at run time");
   return args.length ? [{ kind: "line", text: args.map((w) => w.text).join(" ") }] : [];
-}
-
-/** xargs runs its command with words read from its input: one more run-time word at the end. */
-function xargs(words: readonly Word[]): Inner[] {
-  const options = readOptions(words, 1, {
-    short: "adEILnPs",
-    long: ["arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"],
-  });
-  if (options === null) return unclear("xargs' options are built at run time");
-  const command = options.next < words.length ? words.slice(options.next) : [runTimeWord("echo", false)];
-  return [{ kind: "words", words: [...command, runTimeWord("…", true)] }];
-}
-
-/** find's -exec/-execdir/-ok/-okdir run a command up to `;` or `+`, with `{}` filled in. */
-function find(words: readonly Word[]): Inner[] {
-  const inners: Inner[] = [];
-  for (let i = 1; i < words.length; i++) {
-    if (!isKnown(words[i])) {
-      if (words[i].many || words.slice(i).some((w) => w.text === ";" || w.text === "+")) {
-        return unclear("find's arguments are built at run time");
-      }
-      continue;
-    }
-    if (!["-exec", "-execdir", "-ok", "-okdir"].includes(words[i].text)) continue;
-    const command: Word[] = [];
-    for (i++; i < words.length && words[i].text !== ";" && words[i].text !== "+"; i++) {
-      command.push(words[i].text.includes("{}") ? runTimeWord(words[i].raw, false) : words[i]);
-    }
-    if (command.length) inners.push({ kind: "words", words: command });
-  }
-  return inners;
-}
-
-/** watch runs its words through `sh -c` (joined), or as they are with -x. */
-function watch(words: readonly Word[]): Inner[] {
-  const options = readOptions(words, 1, { short: "n", long: ["interval"] });
-  if (options === null) return unclear("watch's options are built at run time");
-  const rest = words.slice(options.next);
-  if (rest.length === 0) return [];
-  if (options.seen.includes("x") || options.seen.includes("exec")) return [{ kind: "words", words: rest }];
-  if (rest.some((w) => !isKnown(w))) return unclear("watch of a string built at run time");
-  return [{ kind: "line", text: rest.map((w) => w.text).join(" ") }];
-}
-
-/** `alias name='cmd'`: the alias runs its value later, so it is judged now. */
-function alias(words: readonly Word[]): Inner[] {
-  return words.slice(1).filter((w) => w.text.includes("=")).flatMap((w) =>
-    isKnown(w) ? [{ kind: "line" as const, text: w.text.slice(w.text.indexOf("=") + 1) }] : unclear(
-      "an alias built at run time",
-    )
-  );
-}
-
-/** `trap 'cmd' SIGNAL…`: the command runs later. */
-function trap(words: readonly Word[]): Inner[] {
-  const options = readOptions(words, 1, {});
-  if (options === null) return unclear("trap's arguments are built at run time");
-  const rest = words.slice(options.next);
-  if (rest.length < 2) return [];
-  return lineOf(rest[0], "a trap command built at run time");
-}
-
-/** `su -c STRING`. */
-function su(words: readonly Word[]): Inner[] {
-  for (let i = 1; i < words.length; i++) {
-    const text = words[i].text;
-    if (text.startsWith("--command=")) return lineOf({ ...words[i], text: text.slice(10) }, "su -c built at run time");
-    if ((text === "-c" || text === "--command") && i + 1 < words.length) {
-      return lineOf(words[i + 1], "su -c built at run time");
-    }
-  }
-  return [];
 }
 
 const SUDO_LONG = [
