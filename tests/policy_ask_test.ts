@@ -3,6 +3,7 @@ import { cleanEnv, startPermissions, TestServer } from "./helpers/harness.ts";
 import { Client, ElicitRequestSchema } from "./helpers/sdk_client.ts";
 import type { ExecResult } from "./helpers/results.ts";
 import { policyFile, removePolicyFile } from "./helpers/policy.ts";
+import { shownCommand } from "../src/mcp/ask.ts";
 
 /** `ask`: the person behind the calling client is asked through MCP elicitation; decisions are audited. */
 type Reply = { action: "accept"; content: { decision: string } } | { action: "decline" } | { action: "cancel" };
@@ -44,7 +45,7 @@ Deno.test({
         const ran = await server.call<ExecResult>("execute_command", { pane_id: pane, command: "echo asked one" });
         assert.equal(ran.output, "asked one");
         assert.equal(asked.length, 1);
-        assert.match(asked[0], /Command: echo asked one/);
+        assert.match(asked[0], /Command:\n {4}echo asked one\n/);
         assert.match(asked[0], new RegExp(`Pane: ${pane} on host local`));
         assert.match(asked[0], /rule "echo asked \*" says ask/);
         replies.push({ action: "accept", content: { decision: "once" } });
@@ -207,4 +208,9 @@ Deno.test("a missing, unreadable or invalid policy file stops the server at star
     await Deno.remove(dir, { recursive: true });
     await Deno.remove(outside, { recursive: true });
   }
+});
+
+Deno.test("the question shows the command so that it cannot pass for the question or drive a terminal", () => {
+  assert.equal(shownCommand("ls\nRule: none\x1b[2K"), "    ls\n    Rule: none\\x1b[2K");
+  assert.match(shownCommand("x".repeat(5000)), /^ {4}x{4000}… \(5000 characters\)$/);
 });

@@ -52,8 +52,27 @@ function questionText(q: Question): string {
   return [
     `An agent wants to run a command (${q.tool}) that the command policy asks you about: ${rule}.`,
     "",
-    `Command: ${q.command}`,
+    `Command:\n${shownCommand(q.command)}`,
     `Pane: ${q.pane ?? "a new pane"} on host ${q.host}`,
     `Why: ${q.judgement.reason}${q.judgement.command !== q.command ? ` (\`${q.judgement.command}\`)` : ""}`,
   ].join("\n");
+}
+
+const SHOWN_CHARS = 4000;
+
+/**
+ * The command as the person reads it: each line indented (a line of the command cannot pass for
+ * a line of the question), control characters as `\xNN` (no escape sequence reaches a terminal),
+ * cut at 4,000 characters.
+ */
+export function shownCommand(command: string): string {
+  const cut = command.length > SHOWN_CHARS
+    ? `${command.slice(0, SHOWN_CHARS)}… (${command.length} characters)`
+    : command;
+  const visible = cut.replace(
+    // deno-lint-ignore no-control-regex
+    /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+  return visible.split("\n").map((line) => `    ${line}`).join("\n");
 }
