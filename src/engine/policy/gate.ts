@@ -131,7 +131,7 @@ export class PolicyGate {
       await decision("denied");
       throw new ToolError(
         "POLICY_DENIED",
-        `The command policy denies this command: ${ruleText(judgement)} matches \`${judgement.command}\``,
+        `The command policy denies this command: ${ruleText(judgement)} applies to \`${judgement.command}\``,
         "Do not retry it: run something the policy allows, or ask the person to change the policy file.",
       );
     }
@@ -168,8 +168,8 @@ function ruleText(judgement: Judgement): string {
 
 function howToAllow(judgement: Judgement): string {
   if (judgement.rule === null) {
-    return "Write the command so it can be judged (a literal command name, no eval of built strings), " +
-      "or use a client that supports elicitation.";
+    return "Send the command so it can be judged (its whole line as text, a literal command name, no eval of a " +
+      "string built at run time), or use a client that supports elicitation.";
   }
   if (judgement.rule === "default") {
     return "Use a client that supports elicitation, or have the person add an allow rule for it to the policy file.";
@@ -183,6 +183,6 @@ function unseenLine(): Judgement {
     verdict: "ask",
     rule: null,
     command: "(a line changed by keys)",
-    reason: "keys that recall or edit the line, then Enter, run a line the server cannot see",
+    reason: "keys that recall or edit the line make a line the server cannot see",
   };
 }
