@@ -82,15 +82,3 @@ export function trap(words: readonly Word[]): Inner[] {
   if (rest.length < 2) return [];
   return lineOf(rest[0], "a trap command built at run time");
 }
-
-/** `su -c STRING`. */
-export function su(words: readonly Word[]): Inner[] {
-  for (let i = 1; i < words.length; i++) {
-    const text = words[i].text;
-    if (text.startsWith("--command=")) return lineOf({ ...words[i], text: text.slice(10) }, "su -c built at run time");
-    if ((text === "-c" || text === "--command") && i + 1 < words.length) {
-      return lineOf(words[i + 1], "su -c built at run time");
-    }
-  }
-  return [];
-}

@@ -1,7 +1,7 @@
 import { isKnown, type Word } from "./types.ts";
 import { commandName, type OptionSpec, readOptions } from "./words.ts";
 import { type Inner, lineOf, unclear } from "./inner.ts";
-import { alias, declaration, find, su, trap, watch, xargs } from "./programs.ts";
+import { alias, declaration, find, trap, watch, xargs } from "./programs.ts";
 
 export type { Inner } from "./inner.ts";
 export { assignmentRuns } from "./programs.ts";
@@ -86,6 +86,26 @@ const SUDO_LONG = [
   "chroot",
 ];
 
+/** `flock [options] FILE COMMAND…` or `flock FILE -c STRING`. */
+function flock(words: readonly Word[]): Inner[] {
+  if (words.some((w) => w.text === "-c" || w.text.startsWith("--command"))) return commandOption(words, "flock -c");
+  return after({ short: "wEn", long: ["timeout", "conflict-exit-code"] }, 1)(words);
+}
+
+/** `-c STRING` / `--command[=]STRING`: the string is a command line. */
+function commandOption(words: readonly Word[], what: string): Inner[] {
+  for (let i = 1; i < words.length; i++) {
+    const text = words[i].text;
+    if (text.startsWith("--command=")) {
+      return lineOf({ ...words[i], text: text.slice(10) }, `${what} built at run time`);
+    }
+    if ((/^-[A-Za-z]*c$/.test(text) || text === "--command") && i + 1 < words.length) {
+      return lineOf(words[i + 1], `${what} built at run time`);
+    }
+  }
+  return [];
+}
+
 const ENV_OPTIONS: OptionSpec = { short: "uCPS", long: ["unset", "chdir", "split-string"] };
 
 const UNWRAPPERS: Record<string, Unwrapper> = {
@@ -108,11 +128,19 @@ const UNWRAPPERS: Record<string, Unwrapper> = {
   stdbuf: after({ short: "ioe", long: ["input", "output", "error"] }),
   coproc: after({}),
   busybox: after({}),
+  chroot: after({ long: ["userspec", "groups"] }, 1),
+  ionice: after({ short: "cnp", long: ["class", "classdata", "pid"] }),
+  taskset: after({}, 1, ["p", "pid"]), // a mask (or -c list), then the command
+  runuser: after({ short: "ugG", long: ["user", "group", "supp-group"] }),
+  strace: after({ short: "oeEsSpPuIbaX", long: ["output", "trace", "signal", "attach", "user"] }),
+  ltrace: after({ short: "oeEsSpPuIbaX", long: ["output"] }),
+  flock: flock,
+  script: (words) => commandOption(words, "script -c"),
   find,
   watch,
   alias,
   trap,
-  su,
+  su: (words) => commandOption(words, "su -c"),
   export: declaration,
   declare: declaration,
   typeset: declaration,
