@@ -274,6 +274,8 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
 /** The policy file, read and checked now: a bad one stops the server at start with one line. */
 function policyFrom(path: string | undefined): Policy | null {
   if (path === undefined) return null;
+  // Like every file flag: `deno task start` runs in the checkout, not where the person typed the command.
+  if (!isAbsolute(path)) throw new ConfigError(`policy file ${path}: must be an absolute path`);
   try {
     return loadPolicy(path);
   } catch (error) {

@@ -183,6 +183,7 @@ Deno.test("a missing, unreadable or invalid policy file stops the server at star
         /^tmuxwright: policy file \S+bad\.json: rule "rm \$X": \$X is not a literal/,
       ],
       [["--policy", dir], {}, /^tmuxwright: policy file \S+: is a directory$/],
+      [["--policy", "policy.json"], {}, /^tmuxwright: policy file policy\.json: must be an absolute path$/],
       // Given as a flag, outside what the permissions grant (the task's own line grants it: see below).
       [["--policy", `${outside}/p.json`], {}, /the Deno permissions do not allow reading it/],
     ];
