@@ -55,6 +55,11 @@ Deno.test({
         assert.match(error, /POLICY_ASK_UNAVAILABLE/, error);
         await untouched();
       });
+      await t.step("set_environment: PROMPT_COMMAND for shells started later", async () => {
+        await refused("set_environment", { name: "PROMPT_COMMAND", value: denied });
+        const env = await server.tmux("show-environment", "-g", "PROMPT_COMMAND");
+        assert.ok(!env.stdout.includes("touch"), env.stdout);
+      });
       await t.step("split_pane", () => refused("split_pane", { pane_id: pane, direction: "right", command: denied }));
       await t.step("create_window", () => refused("create_window", { command: denied }));
       await t.step("create_session", () => refused("create_session", { command: denied }));
