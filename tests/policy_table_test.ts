@@ -98,7 +98,7 @@ const TABLE: [CommandJudge, string, Verdict][] = [
   [laptop, "cat <<-EOF\n\t`rm -rf /`\n\tEOF\necho done", "deny"],
   [laptop, "echo '$(rm -rf /)'", "allow"],
   [laptop, 'echo "\\$(rm -rf /)"', "allow"],
-  [laptop, "echo \\$(rm -rf /)", "ask"], // a syntax error in bash
+  [laptop, "echo \\$(rm -rf /)", "deny"], // a syntax error in bash, judged strictly
   // wrappers
   [laptop, "sh -c 'rm -rf /'", "deny"],
   [laptop, 'bash -c "rm -rf /"', "deny"],
@@ -133,7 +133,8 @@ const TABLE: [CommandJudge, string, Verdict][] = [
   [laptop, "/usr/bin/time -v rm -rf x", "deny"],
   [laptop, "rm !(keep)", "ask"],
   [laptop, "ls *(e:'rm -rf /':)", "ask"],
-  [laptop, "cat =(rm -rf /)", "ask"],
+  [laptop, "cat =(rm -rf /)", "deny"],
+  [laptop, "echo !(x); rm -rf /", "deny"],
   [laptop, "timeout 5 rm -rf x", "deny"],
   [laptop, "timeout -s KILL 5s rm -rf x", "deny"],
   [laptop, "nice rm -rf x", "deny"],

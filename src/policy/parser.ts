@@ -115,7 +115,11 @@ class Parser extends TokenStream {
           return;
         }
         // `!(x)`, `*(e:…:)`, `=(cmd)`: extended globs and zsh's qualifiers can run code; else a syntax error.
-        throw new Unjudgeable("a ( right after words (an extended glob, a zsh qualifier or a syntax error)");
+        // Ask, and read on as if it were a subshell, so a deny later on the line still counts.
+        this.unclear("a ( right after words (an extended glob, a zsh qualifier or a syntax error)");
+        this.emit({ assignments, words, input }, 0);
+        this.nest(() => this.parseList(")"));
+        return;
       }
       break;
     }
