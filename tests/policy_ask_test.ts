@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cleanEnv, startPermissions, TestServer } from "./helpers/harness.ts";
+import { cleanEnv, startPermissions, TestServer, until } from "./helpers/harness.ts";
 import { Client, ElicitRequestSchema } from "./helpers/sdk_client.ts";
 import type { ExecResult } from "./helpers/results.ts";
 import { policyFile, removePolicyFile } from "./helpers/policy.ts";
@@ -121,7 +121,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const policy = await policyFile({ default: "deny", ask: ["git push *"], allow: ["echo *", "printf *"] });
+    const policy = await policyFile({ default: "deny", ask: ["git push *"], allow: ["echo *", "printf *", "cat *"] });
     const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
     const server = await TestServer.start({
       dir,
@@ -144,6 +144,19 @@ Deno.test({
         ["unavailable", "git push *", "git push origin"],
         ["denied", "default", "ls -la"],
         ["allowed", "echo *", "echo a; printf b"],
+      ]);
+      // A here-document typed a line per call: the shell waits for its end, and so does the judge (its body
+      // lines are not commands); then it is one decision on the whole text.
+      for (const text of ["cat <<EOF", "heredoc body line", "EOF"]) {
+        await server.call("send_keys", { pane_id: pane, text });
+      }
+      await until(
+        () => server.call<{ text: string }>("capture_pane", { pane_id: pane }),
+        (screen) => screen.text.split("\n").filter((l) => l.trim() === "heredoc body line").length === 1,
+      );
+      const last = (await auditLines(`${dir}/audit.jsonl`)).slice(3);
+      assert.deepEqual(last.map((l) => [l.outcome, l.rule, l.command]), [
+        ["allowed", "cat *", "cat <<EOF\nheredoc body line\nEOF"],
       ]);
     } finally {
       await server.close();

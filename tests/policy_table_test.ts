@@ -230,6 +230,17 @@ Deno.test(`the judge gives each of ${TABLE.length} command lines its verdict`, (
   assert.deepEqual(wrong, []);
 });
 
+Deno.test("a line a shell would wait on (an open quote, heredoc or $( at the end) is marked incomplete", () => {
+  for (const line of ["echo 'a", "cat <<EOF", "cat <<EOF\nbody", "echo $(ls", "echo a \\", 'echo "a'] as const) {
+    const judged = laptop.judge(line);
+    assert.equal(judged.incomplete, true, line);
+  }
+  // Only the text itself: an open quote inside a nested string is an error there, not a wait.
+  for (const line of ['make; bash -c "echo \'x"', "echo `echo 'x`", "cat <<EOF\nx\nEOF", "ls"] as const) {
+    assert.equal(laptop.judge(line).incomplete, undefined, line);
+  }
+});
+
 Deno.test("a judgement names the rule and the command that decided", () => {
   const judged = laptop.judge("echo ok && /bin/rm -fr /tmp/x");
   assert.deepEqual(judged, {

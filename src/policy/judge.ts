@@ -34,7 +34,9 @@ export class CommandJudge {
       if (worst!.verdict === "deny") return worst!;
     }
     for (const reason of parsed.unclear) consider({ verdict: "ask", rule: null, command: shown(line), reason });
-    return worst ?? { verdict: "allow", rule: null, command: shown(line), reason: "runs no command" };
+    const judged: Judgement = worst ??
+      { verdict: "allow", rule: null, command: shown(line), reason: "runs no command" };
+    return parsed.incomplete ? { ...judged, incomplete: true } : judged;
   }
 
   private judgeCommand(command: SimpleCommand): Judgement {

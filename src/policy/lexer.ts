@@ -1,7 +1,7 @@
-import { type Nested, QuotingReader } from "./quoting.ts";
+import { Incomplete, type Nested, QuotingReader } from "./quoting.ts";
 import { UNKNOWN, type Word } from "./types.ts";
 
-export { type Nested, Unjudgeable } from "./quoting.ts";
+export { Incomplete, type Nested, Unjudgeable } from "./quoting.ts";
 
 export type Token =
   | { readonly kind: "word"; readonly word: Word; readonly ioNumber: boolean }
@@ -61,7 +61,10 @@ export class Lexer extends QuotingReader {
       else if (c === "#") this.skipComment();
       else break;
     }
-    if (this.pos >= this.src.length) return { kind: "eof" };
+    if (this.pos >= this.src.length) {
+      if (this.heredocs.length > 0) throw new Incomplete("a here-document whose body has not come yet");
+      return { kind: "eof" };
+    }
     const c = this.src[this.pos];
     if (c === "\n") {
       this.pos++;
@@ -143,6 +146,7 @@ export class Lexer extends QuotingReader {
       const bodyStart = this.pos;
       let bodyEnd = this.src.length;
       let after = this.src.length;
+      let ended = false;
       while (this.pos < this.src.length) {
         const eol = this.src.indexOf("\n", this.pos);
         const lineEnd = eol < 0 ? this.src.length : eol;
@@ -151,12 +155,14 @@ export class Lexer extends QuotingReader {
         if (line === doc.delimiter) {
           bodyEnd = this.pos;
           after = eol < 0 ? lineEnd : eol + 1;
+          ended = true;
           break;
         }
         this.pos = eol < 0 ? lineEnd : eol + 1;
       }
       if (doc.expands) this.scanExpansions(bodyStart, bodyEnd);
       this.pos = after;
+      if (!ended) throw new Incomplete(`unterminated here-document (no line ${doc.delimiter})`);
     }
   }
 }

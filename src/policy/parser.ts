@@ -1,4 +1,4 @@
-import { REDIRECTIONS, Unjudgeable } from "./lexer.ts";
+import { Incomplete, REDIRECTIONS, Unjudgeable } from "./lexer.ts";
 import { MAX_DEPTH, TokenStream } from "./tokens.ts";
 import type { JudgeOptions, SimpleCommand, Word } from "./types.ts";
 import { assignmentRuns, unwrap } from "./wrappers.ts";
@@ -7,6 +7,8 @@ import { assignmentRuns, unwrap } from "./wrappers.ts";
 export interface Parsed {
   readonly commands: readonly SimpleCommand[];
   readonly unclear: readonly string[];
+  /** The text stops inside a quote, `$(`, `case` …: a shell would wait for more. */
+  readonly incomplete: boolean;
 }
 
 const SKIPPED_WORDS = new Set(["if", "then", "elif", "else", "fi", "do", "done", "while", "until", "{", "}", "!"]);
@@ -16,12 +18,14 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 /** Never throws: anything it cannot read is one more `unclear` reason. Linear in the line's length. */
 export function parseLine(line: string, options: JudgeOptions = {}, seeThrough = true): Parsed {
   const parser = new Parser(line.length, options.interactive ?? false, seeThrough);
+  let incomplete = false;
   try {
     parser.source(line);
   } catch (error) {
     parser.unclear(error instanceof Unjudgeable ? error.message : "the line cannot be parsed");
+    incomplete = error instanceof Incomplete;
   }
-  return { commands: parser.commands, unclear: parser.reasons };
+  return { commands: parser.commands, unclear: parser.reasons, incomplete };
 }
 
 class Parser extends TokenStream {
@@ -39,7 +43,7 @@ class Parser extends TokenStream {
       const token = this.peek();
       if (token.kind === "eof") {
         if (end === "eof") return;
-        throw new Unjudgeable(end === ")" ? "unterminated ( or $(" : "unterminated case");
+        throw new Incomplete(end === ")" ? "unterminated ( or $(" : "unterminated case");
       }
       if (token.kind === "word") {
         if (end === "case" && this.isWord(token, "esac")) return;
@@ -189,7 +193,7 @@ class Parser extends TokenStream {
     }
     for (;;) {
       const token = this.take();
-      if (token.kind === "eof") throw new Unjudgeable("unterminated case");
+      if (token.kind === "eof") throw new Incomplete("unterminated case");
       if (this.isWord(token, "esac")) return;
       if (token.kind === "op" && token.op !== ")") continue; // newlines, `(` and `|` between patterns
       if (token.kind === "op") this.parseList("case");

@@ -14,6 +14,9 @@ export interface Nested {
 /** Stops the parse: what follows cannot be read (an unterminated quote, too deep, too much work). */
 export class Unjudgeable extends Error {}
 
+/** The text stops inside something open (a quote, `$(`, `case`, a trailing backslash): a shell would wait for more. */
+export class Incomplete extends Unjudgeable {}
+
 const NAME_START = /[A-Za-z_]/;
 const NAME_REST = /[A-Za-z0-9_]/;
 const SPECIAL_PARAM = /[0-9@*#?$!-]/;
@@ -47,7 +50,7 @@ export class QuotingReader {
       }
       this.pos++;
     }
-    throw new Unjudgeable("unterminated (( … ))");
+    throw new Incomplete("unterminated (( … ))");
   }
 
   /** At `\`, a quote, a backquote or `$`: reads that part; its value, UNKNOWN for an expansion. */
@@ -55,13 +58,13 @@ export class QuotingReader {
     const c = this.src[this.pos];
     const n = this.src[this.pos + 1];
     if (c === "\\") {
-      if (n === undefined) throw new Unjudgeable("the line ends with a backslash (the shell would wait for more)");
+      if (n === undefined) throw new Incomplete("the line ends with a backslash (the shell would wait for more)");
       this.pos += 2;
       return { text: n === "\n" ? "" : n, expansion: false, quoted: true };
     }
     if (c === "'") {
       const end = this.src.indexOf("'", this.pos + 1);
-      if (end < 0) throw new Unjudgeable("unterminated single quote");
+      if (end < 0) throw new Incomplete("unterminated single quote");
       const text = this.src.slice(this.pos + 1, end);
       this.pos = end + 1;
       return { text, expansion: false, quoted: true };
@@ -76,7 +79,7 @@ export class QuotingReader {
     }
     if (n === "'") {
       const decoded = readAnsiC(this.src, this.pos + 2);
-      if (decoded === null) throw new Unjudgeable("unterminated $'…' quote");
+      if (decoded === null) throw new Incomplete("unterminated $'…' quote");
       this.pos = decoded.end;
       return { text: decoded.text, expansion: false, quoted: true };
     }
@@ -114,7 +117,7 @@ export class QuotingReader {
         this.pos++;
       }
     }
-    throw new Unjudgeable("unterminated double quote");
+    throw new Incomplete("unterminated double quote");
   }
 
   protected readQuotedOrExpansionInDouble(): string {
@@ -171,7 +174,7 @@ export class QuotingReader {
       if (c === "\\" || c === "'" || c === '"' || c === "`" || c === "$") this.readQuotedOrExpansion();
       else this.pos++;
     }
-    throw new Unjudgeable("unterminated ${…}");
+    throw new Incomplete("unterminated ${…}");
   }
 
   /** At a backquote: its inside, unescaped, is a command line of its own. */
@@ -193,7 +196,7 @@ export class QuotingReader {
         pos++;
       }
     }
-    throw new Unjudgeable("unterminated backquote");
+    throw new Incomplete("unterminated backquote");
   }
 
   protected checkHistory(): void {

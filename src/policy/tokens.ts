@@ -1,4 +1,4 @@
-import { Lexer, type Nested, type Token, Unjudgeable } from "./lexer.ts";
+import { Incomplete, Lexer, type Nested, type Token, Unjudgeable } from "./lexer.ts";
 
 /** Nesting deeper than this (subshells, substitutions, wrappers) is not judged: ask. */
 export const MAX_DEPTH = 48;
@@ -33,7 +33,13 @@ export abstract class TokenStream implements Nested {
     const saved = { lexer: this.lexer, peeked: this.peeked };
     this.lexer = new Lexer(text, this, this.interactive);
     this.peeked = null;
-    this.nest(() => this.parseList("eof"));
+    try {
+      this.nest(() => this.parseList("eof"));
+    } catch (error) {
+      // Only the typed text itself makes the shell wait for more; an open quote in `sh -c '…'` is an error there.
+      if (saved.lexer !== null && error instanceof Incomplete) throw new Unjudgeable(error.message);
+      throw error;
+    }
     this.lexer = saved.lexer;
     this.peeked = saved.peeked;
   }

@@ -39,6 +39,8 @@ export interface Judgement {
   readonly command: string;
   /** Why, in a few words, for the agent and the person asked. */
   readonly reason: string;
+  /** The line stops inside a quote, `$(`, `case` …: typed at a prompt, the shell waits for the rest. */
+  readonly incomplete?: boolean;
 }
 
 /** How a line reaches the shell: typed at an interactive prompt, history expansion (`!!`) applies. */

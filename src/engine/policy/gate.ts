@@ -93,17 +93,38 @@ export class PolicyGate {
   async checkTyping(target: TypingTarget, host: string, parts: readonly Typed[]): Promise<void> {
     if (this.judge === null || !SHELLS.has(target.command.replace(/^-/, ""))) return;
     const key = `${host}:${target.paneId}`;
-    const before = this.#pending.get(key);
-    const typed = typedLines(before === undefined ? "" : before, parts);
-    // Text left on the line is judged now too (nothing denied is typed); a line keys changed, at its Enter.
-    const lines = [...typed.run, ...(typed.rest === null || typed.rest.trim() === "" ? [] : [typed.rest])];
-    for (const line of lines) {
-      const check = { command: line ?? "", pane: target.paneId, host, interactive: true };
-      const judgement = line === null ? unseenLine() : this.judge.judge(line, { interactive: true });
-      await this.#decide(check, judgement);
+    const typed = typedLines(this.#pending.get(key) ?? "", parts);
+    const check = (command: string) => ({ command, pane: target.paneId, host, interactive: true });
+    // Lines run one after another are one script to the shell (a heredoc, a loop over lines); a line keys
+    // changed stands alone.
+    const blocks: (string | null)[] = [];
+    for (const line of typed.run) {
+      const last = blocks.length - 1;
+      if (line !== null && last >= 0 && blocks[last] !== null) blocks[last] += `\n${line}`;
+      else blocks.push(line);
     }
-    if (typed.rest === "") this.#pending.delete(key);
-    else this.#pending.set(key, typed.rest);
+    const tail = blocks.length > 0 && blocks[blocks.length - 1] !== null ? blocks.pop()! : null;
+    for (const block of blocks) {
+      await this.#decide(
+        check(block ?? ""),
+        block === null ? unseenLine() : this.judge.judge(block, { interactive: true }),
+      );
+    }
+    // The last script with the text left on the line (judged now too: nothing denied is typed), unless the
+    // shell would wait for more (an open quote, heredoc or `$(`): then it is judged whole once completed.
+    const rest = typed.rest;
+    let pending = rest;
+    const text = tail === null ? (rest ?? "") : rest === null || rest === "" ? tail : `${tail}\n${rest}`;
+    if (text.trim() !== "") {
+      const judgement = this.judge.judge(text, { interactive: true });
+      if (judgement.incomplete && judgement.verdict !== "deny" && rest !== null) {
+        pending = tail !== null && rest === "" ? `${text}\n` : text;
+      } else {
+        await this.#decide(check(text), judgement);
+      }
+    }
+    if (pending === "") this.#pending.delete(key);
+    else this.#pending.set(key, pending);
   }
 
   /** Variables for a new pane's shell: PROMPT_COMMAND runs at each prompt; others load code the server cannot see. */
