@@ -4,6 +4,8 @@ import { isKnown, type Word } from "./types.ts";
 export type Inner =
   | { readonly kind: "words"; readonly words: readonly Word[] }
   | { readonly kind: "line"; readonly text: string }
+  /** A text expanded as in double quotes (a prompt): only its substitutions run. */
+  | { readonly kind: "expansions"; readonly text: string }
   | { readonly kind: "unclear"; readonly reason: string };
 
 export function unclear(reason: string): Inner[] {

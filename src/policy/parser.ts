@@ -212,6 +212,7 @@ class Parser extends TokenStream {
     for (const inner of inners) {
       if (inner.kind === "words") this.emit({ assignments: [], words: inner.words }, level + 1);
       else if (inner.kind === "line") this.nest(() => this.source(inner.text));
+      else if (inner.kind === "expansions") this.expansions(inner.text);
       else this.unclear(inner.reason);
     }
   }

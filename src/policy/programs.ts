@@ -16,7 +16,7 @@ export function assignmentRuns(word: Word): Inner[] {
   if (!isKnown(word)) return unclear(`${name} set to a value built at run time`);
   const value = word.text.slice(word.text.indexOf("=") + 1);
   // PROMPT_COMMAND is a command line; a prompt's `$(…)` and backquotes run as it is drawn.
-  return [{ kind: "line", text: name.startsWith("PS") ? `: ${value}` : value }];
+  return [name.startsWith("PS") ? { kind: "expansions", text: value } : { kind: "line", text: value }];
 }
 
 export function declaration(words: readonly Word[]): Inner[] {

@@ -208,7 +208,7 @@ export class QuotingReader {
   }
 
   /** A here-document with an unquoted delimiter runs the substitutions in its body. */
-  protected scanExpansions(start: number, end: number): void {
+  scanExpansions(start: number, end: number): void {
     this.pos = start;
     while (this.pos < end) {
       const c = this.src[this.pos];

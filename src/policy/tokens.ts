@@ -44,6 +44,22 @@ export abstract class TokenStream implements Nested {
     this.peeked = saved.peeked;
   }
 
+  /** The substitutions of a text expanded as in double quotes (a prompt), read as commands. */
+  expansions(text: string): void {
+    this.spend(text.length);
+    const saved = { lexer: this.lexer, peeked: this.peeked };
+    const lexer = new Lexer(text, this, this.interactive);
+    this.lexer = lexer;
+    this.peeked = null;
+    try {
+      this.nest(() => lexer.scanExpansions(0, text.length));
+    } catch (error) {
+      throw error instanceof Incomplete ? new Unjudgeable(error.message) : error;
+    }
+    this.lexer = saved.lexer;
+    this.peeked = saved.peeked;
+  }
+
   substitution(): void {
     const saved = this.peeked;
     this.peeked = null;

@@ -58,7 +58,10 @@ export interface TypingTarget {
   readonly command: string;
 }
 
-const CODE_VARIABLES = new Set(["BASH_ENV", "ENV", "ZDOTDIR", "LD_PRELOAD", "LD_LIBRARY_PATH", "PS0", "PS1"]);
+/** Variables whose value runs code in the shells that inherit them (see src/policy/programs.ts). */
+const CODE_VARIABLES = /^(PROMPT_COMMAND|PS[0-4]|BASH_ENV|ENV|ZDOTDIR|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT)$/;
+/** Typed text kept for at most this many panes (the oldest is forgotten first). */
+const MAX_PENDING = 1000;
 const SHELLS = new Set(["bash", "zsh", "dash", "sh", "ash", "ksh", "mksh", "yash", "busybox", "fish", "tcsh", "csh"]);
 
 /**
@@ -124,23 +127,20 @@ export class PolicyGate {
         await this.#decide(check(text), judgement);
       }
     }
-    if (pending === "") this.#pending.delete(key);
-    else this.#pending.set(key, pending);
+    this.#pending.delete(key);
+    if (pending !== "") this.#pending.set(key, pending);
+    if (this.#pending.size > MAX_PENDING) this.#pending.delete(this.#pending.keys().next().value!);
   }
 
-  /** Variables for a new pane's shell: PROMPT_COMMAND runs at each prompt; others load code the server cannot see. */
+  /**
+   * Variables for shells started later: judged as the assignment `NAME='VALUE'` would be typed (PROMPT_COMMAND
+   * runs at each prompt, a prompt's `$(…)` as it is drawn; BASH_ENV, LD_PRELOAD … load code unseen: ask).
+   */
   async checkEnvironment(env: Record<string, string> | undefined, pane: string | null, host: string): Promise<void> {
     if (this.judge === null || env === undefined) return;
     for (const [name, value] of Object.entries(env)) {
-      if (name === "PROMPT_COMMAND") await this.check({ command: value, pane, host });
-      else if (CODE_VARIABLES.has(name) && value !== "") {
-        await this.#decide({ command: `${name}=${value}`, pane, host }, {
-          verdict: "ask",
-          rule: null,
-          command: `${name}=${value}`,
-          reason: `${name} makes programs load code the server cannot see`,
-        });
-      }
+      if (!CODE_VARIABLES.test(name) || value === "") continue;
+      await this.check({ command: `${name}='${value.replaceAll("'", "'\\''")}'`, pane, host });
     }
   }
 
