@@ -62,6 +62,7 @@ export interface TypingTarget {
 const CODE_VARIABLES = /^(PROMPT_COMMAND|PS[0-4]|BASH_ENV|ENV|ZDOTDIR|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT)$/;
 /** Typed text kept for at most this many panes (the oldest is forgotten first). */
 const MAX_PENDING = 1000;
+const MAX_PENDING_CHARS = 64 * 1024;
 const SHELLS = new Set(["bash", "zsh", "dash", "sh", "ash", "ksh", "mksh", "yash", "busybox", "fish", "tcsh", "csh"]);
 
 /**
@@ -128,7 +129,8 @@ export class PolicyGate {
       }
     }
     this.#pending.delete(key);
-    if (pending !== "") this.#pending.set(key, pending);
+    // Longer text is forgotten: its Enter then runs a line the server cannot see (ask).
+    if (pending !== "") this.#pending.set(key, pending !== null && pending.length > MAX_PENDING_CHARS ? null : pending);
     if (this.#pending.size > MAX_PENDING) this.#pending.delete(this.#pending.keys().next().value!);
   }
 
