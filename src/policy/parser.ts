@@ -2,6 +2,7 @@ import { Incomplete, REDIRECTIONS, Unjudgeable } from "./lexer.ts";
 import { MAX_DEPTH, TokenStream } from "./tokens.ts";
 import type { JudgeOptions, SimpleCommand, Word } from "./types.ts";
 import { assignmentRuns, unwrap } from "./wrappers.ts";
+import { runTimeWord } from "./words.ts";
 
 /** Every simple command a line would run, and what in it cannot be judged exactly. */
 export interface Parsed {
@@ -80,8 +81,21 @@ class Parser extends TokenStream {
   private parseCommand(): void {
     const assignments: Word[] = [];
     const words: Word[] = [];
-    let input = this.piped;
+    const input = { reads: this.piped };
     this.piped = false;
+    try {
+      this.readCommand(assignments, words, input);
+    } catch (error) {
+      // Cut short (an open quote …): the words so far still count, and whatever follows may be anything.
+      if (error instanceof Unjudgeable && words.length > 0) {
+        this.emit({ assignments, words: [...words, runTimeWord("…", true)], input: input.reads }, 0);
+      }
+      throw error;
+    }
+  }
+
+  /** A simple command's words, assignments and redirections; compound commands start here too. */
+  private readCommand(assignments: Word[], words: Word[], input: { reads: boolean }): void {
     for (;;) {
       const token = this.peek();
       if (token.kind === "word") {
@@ -104,7 +118,7 @@ class Parser extends TokenStream {
       }
       if (token.kind === "op" && REDIRECTIONS.has(token.op)) {
         this.take();
-        input ||= INPUT_REDIRECTIONS.has(token.op);
+        input.reads ||= INPUT_REDIRECTIONS.has(token.op);
         const target = this.peek();
         if (target.kind === "word") {
           this.take();
@@ -121,13 +135,13 @@ class Parser extends TokenStream {
         // `!(x)`, `*(e:…:)`, `=(cmd)`: extended globs and zsh's qualifiers can run code; else a syntax error.
         // Ask, and read on as if it were a subshell, so a deny later on the line still counts.
         this.unclear("a ( right after words (an extended glob, a zsh qualifier or a syntax error)");
-        this.emit({ assignments, words, input }, 0);
+        this.emit({ assignments, words, input: input.reads }, 0);
         this.nest(() => this.parseList(")"));
         return;
       }
       break;
     }
-    this.emit({ assignments, words, input }, 0);
+    this.emit({ assignments, words, input: input.reads }, 0);
   }
 
   /** `a=(x y)`: an array's words are values, not commands. */

@@ -98,7 +98,8 @@ export class PolicyGate {
   async checkTyping(target: TypingTarget, host: string, parts: readonly Typed[]): Promise<void> {
     if (this.judge === null || !SHELLS.has(target.command.replace(/^-/, ""))) return;
     const key = `${host}:${target.paneId}`;
-    const typed = typedLines(this.#pending.get(key) ?? "", parts);
+    // null: the line holds what keys changed (not ""; `??` would forget it).
+    const typed = typedLines(this.#pending.has(key) ? this.#pending.get(key)! : "", parts);
     const check = (command: string) => ({ command, pane: target.paneId, host, interactive: true });
     // Lines run one after another are one script to the shell (a heredoc, a loop over lines); a line keys
     // changed stands alone.
