@@ -171,6 +171,12 @@ const TABLE: [CommandJudge, string, Verdict][] = [
   [laptop, "LD_PRELOAD=/tmp/x.so ls", "ask"],
   [laptop, "export PATH=$PATH:/opt/bin", "allow"],
   [laptop, "X=1 Y=$(rm -rf /)", "deny"],
+  // zsh and fish forms
+  [laptop, "noglob rm -rf x", "deny"],
+  [laptop, "repeat 3 rm -rf x", "deny"],
+  [laptop, "true; and rm -rf x", "deny"],
+  [laptop, "begin; rm -rf x; end", "deny"],
+  [laptop, "echo (rm -rf x)", "deny"],
   // what cannot be judged exactly is ask
   [laptop, "$CMD -rf /", "ask"],
   [laptop, "$(echo rm) -rf /", "ask"],

@@ -12,7 +12,10 @@ export interface Parsed {
   readonly incomplete: boolean;
 }
 
-const SKIPPED_WORDS = new Set(["if", "then", "elif", "else", "fi", "do", "done", "while", "until", "{", "}", "!"]);
+const SKIPPED_WORDS = new Set([
+  ...["if", "then", "elif", "else", "fi", "do", "done", "while", "until", "{", "}", "!"],
+  ...["begin", "end", "and", "or", "not"], // fish
+]);
 const INPUT_REDIRECTIONS = new Set(["<", "<<", "<<-", "<<<", "<>", "<&"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 

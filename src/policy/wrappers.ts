@@ -128,6 +128,9 @@ const UNWRAPPERS: Record<string, Unwrapper> = {
   stdbuf: after({ short: "ioe", long: ["input", "output", "error"] }),
   coproc: after({}),
   busybox: after({}),
+  noglob: after({}), // zsh's precommand modifiers
+  nocorrect: after({}),
+  repeat: after({}, 1),
   chroot: after({ long: ["userspec", "groups"] }, 1),
   ionice: after({ short: "cnp", long: ["class", "classdata", "pid"] }),
   taskset: after({}, 1, ["p", "pid"]), // a mask (or -c list), then the command
