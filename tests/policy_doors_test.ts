@@ -42,6 +42,7 @@ Deno.test({
         const error = await server.callError(tool, args);
         assert.match(error, /POLICY_DENIED/, error);
         assert.match(error, /rule "touch \*"/, error);
+        assert.ok(!error.includes(marker), `the error echoes the command: ${error}`);
         await untouched();
       };
 

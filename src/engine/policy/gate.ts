@@ -156,7 +156,8 @@ export class PolicyGate {
       await decision("denied");
       throw new ToolError(
         "POLICY_DENIED",
-        `The command policy denies this command: ${ruleText(judgement)} applies to \`${judgement.command}\``,
+        // The rule, never the command: errors do not echo what was typed or run (the audit keeps it).
+        `The command policy denies this command: ${ruleText(judgement)} (${judgement.reason})`,
         "Do not retry it: run something the policy allows, or ask the person to change the policy file.",
       );
     }
