@@ -17,6 +17,8 @@ import { PatternCompiler } from "./patterns/mod.ts";
 import { ShellIntegration } from "./engine/integration/mod.ts";
 import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
 import { HostRegistry, RemoteShells } from "./engine/hosts/mod.ts";
+import { PolicyGate } from "./engine/policy/mod.ts";
+import { CommandJudge } from "./policy/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -77,6 +79,8 @@ export interface App extends HostServices {
   /** The side pane of notes for the person watching (write_to_display). */
   readonly display: DisplayPanes;
   readonly audit: AuditLog;
+  /** The command policy (--policy), asked where text reaches a shell or a program starts. */
+  readonly gate: PolicyGate;
   /** Compiles every pattern a caller supplies, matched in linear time (loads its engine on first use). */
   readonly patterns: PatternCompiler;
   /**
@@ -100,6 +104,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   await prepareDirectories(config);
   const audit = await openAudit(config);
   const events = new ServerEvents();
+  const gate = new PolicyGate(config.policy ? new CommandJudge(config.policy) : null, (d) => audit.decision(d));
   events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
   const integration = new ShellIntegration(config.stateDir);
   // The link's control connection attaches to the process owner's workspace, prepared on every connect.
@@ -110,9 +115,9 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     if (host !== "local") {
       const { logs, shells } = remoteHost(host);
       const remote = { hubSession: hosts.hubSession, logs, shells };
-      return new Workspace(config, events, hosts.link(host), { instance, hub: false, firstSlot: 0, remote });
+      return new Workspace(config, events, hosts.link(host), { instance, hub: false, firstSlot: 0, remote, gate });
     }
-    return new Workspace(config, events, tmux, { instance, hub, firstSlot: hub ? 1 : ++slots }, integration);
+    return new Workspace(config, events, tmux, { instance, hub, firstSlot: hub ? 1 : ++slots, gate }, integration);
   };
   const owner = new WorkspaceOwner(newInstanceId(config.pid), (instance, host) => workspaceFor(instance, true, host));
   const workspace = owner.workspaceOn("local");
@@ -122,7 +127,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const spool = new OutputSpool();
   const proc = new ProcReader(tmux, config.stateDir);
-  const executor = new Executor(tmux, output, config.stateDir, spool, proc);
+  const executor = new Executor(tmux, output, config.stateDir, spool, proc, gate);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
   const hosts: HostRegistry = new HostRegistry(tmux, {
@@ -162,7 +167,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
       const link = hosts.link(name); // HOST_NOT_CONFIGURED for anything else
       const hostOutput = new PaneOutput(link, logDir(config.stateDir));
       const hostProc = new ProcReader(link, config.stateDir);
-      const hostExecutor = new Executor(link, hostOutput, config.stateDir, spool, hostProc);
+      const hostExecutor = new Executor(link, hostOutput, config.stateDir, spool, hostProc, gate);
       services = {
         tmux: link,
         output: hostOutput,
@@ -200,6 +205,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     channels,
     onHost: (host) => host === "local" ? local : remoteHost(host),
     audit,
+    gate,
     patterns: new PatternCompiler(),
     events,
     async close() {

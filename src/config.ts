@@ -17,6 +17,7 @@ import {
   validPrefix,
 } from "./config/values.ts";
 import { type HostEntry, parseHostFlags, parseSshConfig, sshPermissionProblem } from "./config/hosts.ts";
+import { loadPolicy, type Policy, PolicyFileError } from "./policy/mod.ts";
 
 /** The configuration's parts live in `config/`; this file is their door. */
 export { ConfigError } from "./config/errors.ts";
@@ -90,6 +91,8 @@ export interface Config {
   caller: Caller | null;
   /** `--pane-env`: changes to the pager defaults of every owned pane (null: a default dropped). */
   paneEnv: readonly PaneEnvEntry[];
+  /** `--policy FILE`: the command policy in force; null: every command may run. */
+  policy: Policy | null;
 }
 
 type FlagValues = { [K in FlagName]?: string | boolean };
@@ -272,6 +275,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     hostTarget: hostPicked,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
     paneEnv: paneEnvFrom(parsed.values["pane-env"] as string[] | undefined),
+    policy: command === "serve" || command === "doctor" ? policyFrom(values.policy as string | undefined) : null,
   };
   const sshProblem = command === "help" || command === "version" ? null : sshPermissionProblem(hosts);
   if (sshProblem) throw new ConfigError(sshProblem);
@@ -285,6 +289,19 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
 function paneEnvFrom(flags: string[] | undefined): PaneEnvEntry[] {
   if (flags !== undefined && flags.length > 0) return parsePaneEnv(flags, false);
   return parsePaneEnv([envValue(FLAGS["pane-env"].env) ?? ""], true);
+}
+
+/** The policy file, read and checked now: a bad one stops the server at start with one line. */
+function policyFrom(path: string | undefined): Policy | null {
+  if (path === undefined) return null;
+  // Like every file flag: `deno task start` runs in the checkout, not where the person typed the command.
+  if (!isAbsolute(path)) throw new ConfigError(`policy file ${path}: must be an absolute path`);
+  try {
+    return loadPolicy(path);
+  } catch (error) {
+    if (error instanceof PolicyFileError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** Paths this configuration writes, each with the flag that chose it. */

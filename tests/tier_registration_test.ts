@@ -8,6 +8,7 @@ import { registerTools } from "../src/mcp/register.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../src/mcp/define.ts";
 import type { App } from "../src/app.ts";
 import { HostRegistry } from "../src/engine/hosts/mod.ts";
+import { PolicyGate } from "../src/engine/policy/mod.ts";
 import { loadConfig } from "../src/config.ts";
 
 function tool(name: string, tier: unknown): ToolDefinition {
@@ -29,7 +30,8 @@ async function connect(safety: string, tools: ToolDefinition[]) {
   const config = loadConfig(["--safety", safety, "--tools", "core", "--state-dir", "/tmp/tw-unused", "doctor"]);
   // Calls are routed by host first: a registry with no remote host, as a server without --host has.
   const hosts = new HostRegistry(null, { hosts: [], sshConfig: null, hubSession: "tmuxwright-link-test" });
-  const app = { config, hosts, audit: { record: () => Promise.resolve() } } as unknown as App;
+  const gate = new PolicyGate(null); // no --policy
+  const app = { config, hosts, gate, audit: { record: () => Promise.resolve() } } as unknown as App;
   const server = new McpServer({ name: "t", version: "0" }, { capabilities: { tools: {} } });
   registerTools(server, app, tools);
   const [a, b] = InMemoryTransport.createLinkedPair();

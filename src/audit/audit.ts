@@ -13,6 +13,17 @@ export interface AuditEntry {
   outputBytes: number;
 }
 
+/** One decision of the command policy (src/engine/policy/): what was judged, the verdict, who answered an ask. */
+export interface PolicyDecision {
+  tool: string;
+  pane: string | null;
+  host: string;
+  command: string;
+  judgement: { verdict: string; rule: string | null; command: string; reason: string };
+  outcome: string;
+  answeredBy?: string;
+}
+
 /** `NAME:%N` is pane %N on host NAME; any other pane reference (or none) is on this machine. */
 export function hostOfPane(paneId: string | null): string {
   return /^([A-Za-z0-9][A-Za-z0-9_.-]{0,31}):%\d+$/.exec(paneId ?? "")?.[1] ?? "local";
@@ -78,6 +89,33 @@ export class AuditLog {
         ...(entry.error ? { error: entry.error } : {}),
         duration_ms: Math.round(entry.durationMs * 1000) / 1000,
         output_bytes: entry.outputBytes,
+      }) + "\n";
+      const bytes = new TextEncoder().encode(line);
+      for (let n = 0; n < bytes.length;) n += await file.write(bytes.subarray(n));
+    };
+    this.#chain = this.#chain.then(write, write);
+    return this.#chain;
+  }
+
+  /** One line per policy decision; the command is a payload (hashed unless --audit-payloads). */
+  decision(entry: PolicyDecision): Promise<void> {
+    if (!this.file) return Promise.resolve();
+    const file = this.file;
+    const write = async () => {
+      const { judgement } = entry;
+      const payloads = { command: entry.command, matched: judgement.command };
+      const line = JSON.stringify({
+        ts: new Date().toISOString(),
+        event: "policy",
+        tool: entry.tool,
+        pane_id: entry.pane,
+        host: entry.host,
+        verdict: judgement.verdict,
+        rule: judgement.rule,
+        reason: judgement.reason,
+        outcome: entry.outcome,
+        ...(entry.answeredBy ? { answered_by: entry.answeredBy } : {}),
+        ...(this.payloads ? payloads : await redactArgs(payloads, ["command", "matched"])),
       }) + "\n";
       const bytes = new TextEncoder().encode(line);
       for (let n = 0; n < bytes.length;) n += await file.write(bytes.subarray(n));

@@ -13,10 +13,13 @@ async function digest(value: unknown): Promise<Digest> {
 }
 
 /** Replaces payload values with `{len, sha256}`; other values are kept as they are. */
-export async function redactArgs(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function redactArgs(
+  args: Record<string, unknown>,
+  payloadKeys: readonly string[] = [],
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
-    if (PAYLOAD_ARGS.has(key) && value !== undefined) {
+    if ((PAYLOAD_ARGS.has(key) || payloadKeys.includes(key)) && value !== undefined) {
       out[key] = Array.isArray(value) ? await Promise.all(value.map(digest)) : await digest(value);
     } else if (PAYLOAD_MAPS.has(key) && value && typeof value === "object") {
       const map: Record<string, Digest> = {};

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 import { paneEnvironment } from "../engine/panes/mod.ts";
+import { describePolicy } from "../policy/mod.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */
 export async function doctor(config: Readonly<Config>): Promise<number> {
@@ -35,6 +36,7 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
   }
   const paneEnv = Object.entries(paneEnvironment(config.paneEnv)).map(([key, value]) => `${key}=${value}`);
   console.log(`info agents' panes start with: ${paneEnv.join(" ") || "(nothing set)"} (--pane-env changes it)`);
+  console.log(`info command policy: ${config.policy ? describePolicy(config.policy) : "none (every command may run)"}`);
   const { command, args } = launchCommand();
   console.log(
     `\nClaude Desktop / Cursor (JSON):\n${JSON.stringify({ mcpServers: { tmuxwright: { command, args } } }, null, 2)}`,

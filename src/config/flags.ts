@@ -64,6 +64,11 @@ export const FLAGS = {
     help: "with --http: serve HTTPS with this PEM certificate",
   },
   "tls-key": { env: "TMUXWRIGHT_TLS_KEY", type: "string", help: "with --http: the certificate's PEM private key" },
+  policy: {
+    env: "TMUXWRIGHT_POLICY",
+    type: "string",
+    help: "command policy FILE (JSON: default, deny, ask, allow rules on shell commands; docs/policy.md)",
+  },
   audit: { env: "TMUX_DEBUG_AUDIT", type: "string", help: "append one JSON line per tool call to FILE" },
   "audit-full": { env: "TMUX_DEBUG_AUDIT_FULL", type: "string", help: "also write every capture to DIR" },
   "audit-payloads": {

@@ -20,6 +20,9 @@ export type ErrorCode =
   | "HOST_KEY_UNKNOWN"
   | "HOST_KEY_CHANGED"
   | "CANCELLED"
+  | "POLICY_DENIED"
+  | "POLICY_DECLINED"
+  | "POLICY_ASK_UNAVAILABLE"
   | "INTERNAL";
 
 /** What each code means, for the tool reference (docs/TOOLS.md). */
@@ -43,6 +46,11 @@ export const ERROR_CODES: Record<ErrorCode, string> = {
   HOST_KEY_CHANGED:
     "the host's key differs from the known one; ssh refused to connect (the message says what to check)",
   CANCELLED: "the client cancelled the request",
+  POLICY_DENIED:
+    "a deny rule of the command policy (--policy), or its default, refuses the command; the message names the rule",
+  POLICY_DECLINED: "the command policy asked the person, who refused (or cancelled) the command",
+  POLICY_ASK_UNAVAILABLE:
+    "the command policy asks a person first, and this client cannot be asked (no MCP elicitation)",
   INTERNAL: "a bug in tmuxwright (the server's stderr has the details)",
 };
 

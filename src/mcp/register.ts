@@ -20,13 +20,20 @@ import { inputJsonSchema } from "./schema.ts";
 import { ImageResult } from "./results.ts";
 import { appOnHost, hostPaneId, routeHost, tagResult, whileLinked } from "./hosts.ts";
 import { FAN_OUT } from "./fan_out.ts";
+import { askThrough } from "./ask.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
 // Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
 export const MAX_RESPONSE_CHARS = 1_000_000;
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 /** Calls the server refused for safety, worth a log line (not mistakes like a wrong pane id). */
-const REFUSALS = new Set(["TIER_DENIED", "PROTECTED_TARGET"]);
+const REFUSALS = new Set([
+  "TIER_DENIED",
+  "PROTECTED_TARGET",
+  "POLICY_DENIED",
+  "POLICY_DECLINED",
+  "POLICY_ASK_UNAVAILABLE",
+]);
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -84,12 +91,15 @@ export function registerTools(
       ...(PANE_VIEW_TOOLS.has(tool.name) ? { _meta: PANE_VIEW_META } : {}),
     }));
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
+  const allowed = new Set<string>(); // commands the person allowed for the rest of this MCP session
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const entry = table.get(name);
     if (!entry) return errorResult(new ToolError("INVALID_ARGUMENT", `Tool ${name} not found`), args);
-    return callTool(app, name, entry, args, extra, context);
+    // The command policy asks the person behind this connection, for this call.
+    const scope = { tool: entry.tool.name, ask: askThrough(server, extra), allowed };
+    return app.gate.within(scope, () => callTool(app, name, entry, args, extra, context));
   });
   return [...table].filter(([, entry]) => entry.allowed).map(([, { tool }]) => tool.name);
 }

@@ -37,6 +37,7 @@ export function bridgeBackend(
     output: app.output,
     paster: app.paster,
     instance: app.workspace.instance,
+    gate: app.gate,
     ...options,
   });
 }

@@ -57,6 +57,8 @@ export interface ServerOptions {
   denoFlags?: string[];
   /** Another checkout's main.ts, run with the same flags (benchmarks: the code before a change). */
   main?: string;
+  /** The SDK client to connect (e.g. one that declares elicitation and answers it). */
+  client?: Client;
 }
 
 const REAL_HOME = Deno.env.get("HOME") ?? "/root";
@@ -122,7 +124,7 @@ export class TestServer {
     });
     const stderr: string[] = [];
     transport.stderr?.on("data", (chunk: Uint8Array) => stderr.push(new TextDecoder().decode(chunk)));
-    const client = new Client({ name: "tmuxwright-tests", version: "0.0.0" });
+    const client = options.client ?? new Client({ name: "tmuxwright-tests", version: "0.0.0" });
     await client.connect(transport);
     return new TestServer(client, transport, dir, socket, stderr);
   }

@@ -6,6 +6,7 @@ export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolResultSchema,
+  ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
   ProgressNotificationSchema,

@@ -14,6 +14,7 @@ import { type Job, JobTable } from "./jobs.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 import { InputProbe } from "./input_probe.ts";
 import { type Asker, assertNotAsking, describeAsker } from "./question.ts";
+import type { PolicyGate } from "../policy/mod.ts";
 
 export { type Typed, wakeOn };
 
@@ -67,12 +68,15 @@ export class Executor {
     readonly spool: OutputSpool,
     /** /proc facts: a shell that printed no mark is seen waiting at its prompt at once; a command's question. */
     private readonly proc?: ProcReader,
+    /** The command policy: every command is judged before anything is typed. */
+    readonly gate?: PolicyGate,
   ) {
     this.jobs = new JobTable(tmux);
     this.typist = new Typist(tmux, output, stateDir, proc);
   }
 
   async execute(pane: PaneInfo, command: string, options: ExecOptions): Promise<ExecResult> {
+    await this.gate?.check({ command, pane: pane.paneId, host: this.tmux.host });
     const release = await this.locks.acquire(pane.paneId, options.signal).catch(() => {
       throw cancelled();
     });

@@ -82,6 +82,7 @@ export class ProcessManager {
       origin?: string;
     },
   ): Promise<StartResult> {
+    await this.executor.gate?.check({ command, pane: options.pane?.paneId ?? null, host: workspace.tmux.host });
     const pane = options.pane ?? (await workspace.createPane({ name: options.name })).pane;
     const release = await this.executor.locks.acquire(pane.paneId, options.signal);
     let typed: Typed;

@@ -1,4 +1,5 @@
 import type { TmuxServer } from "../../tmux/server.ts";
+import type { PolicyGate } from "../policy/mod.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
 import type { PaneInfo } from "./panes.ts";
 
@@ -12,7 +13,17 @@ export interface Respawn {
  * Ends the pane's process and starts a new one in the same pane (same id, place, options and log).
  * An owned pane never reruns its first command: that was the start-up gate, whose channel is spent.
  */
-export async function respawnPane(tmux: TmuxServer, pane: PaneInfo, shell: string, owned: boolean, options: Respawn) {
+export async function respawnPane(
+  tmux: TmuxServer,
+  pane: PaneInfo,
+  shell: string,
+  owned: boolean,
+  options: Respawn,
+  gate?: PolicyGate,
+) {
+  if (options.command !== undefined) {
+    await gate?.check({ command: options.command, pane: pane.paneId, host: tmux.host });
+  }
   const cwd = options.cwd === undefined ? [] : ["-c", escapeFormat(options.cwd)];
   const program = owned
     ? ["--", shell, ...(options.command === undefined ? [] : ["-c", options.command])]

@@ -4,6 +4,7 @@ import { escapeFormat } from "../../tmux/quote.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import type { RemoteLogs } from "../output/mod.ts";
+import type { PolicyGate } from "../policy/mod.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { openWorkspaceSession } from "./workspace_session.ts";
 import { PaneNameHints } from "./targets.ts";
@@ -56,6 +57,8 @@ export interface WorkspaceRole {
    * for the attached session's panes) and their logs are written locally from it.
    */
   remote?: { hubSession: string; logs: RemoteLogs; shells?: { launch(login: boolean): Promise<Launch | null> } };
+  /** The command policy: a pane's command (and variables that run code) are judged before tmux starts it. */
+  gate?: PolicyGate;
 }
 
 /**
@@ -141,7 +144,12 @@ export class Workspace {
   }
 
   /** Creates an owned pane whose output is logged from its first byte. */
-  createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
+  async createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
+    // Judged before the queue: a question to a person must not hold up other calls' panes.
+    if (options.command !== undefined) {
+      await this.role.gate?.check({ command: options.command, pane: null, host: this.tmux.host });
+    }
+    await this.role.gate?.checkEnvironment(options.env, null, this.tmux.host);
     // Serialised so two calls cannot both claim one name.
     const run = this.#creating.then(() => this.#createPane(options));
     this.#creating = run.catch(() => {});

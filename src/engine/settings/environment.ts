@@ -1,4 +1,5 @@
 import type { TmuxServer } from "../../tmux/server.ts";
+import type { PolicyGate } from "../policy/mod.ts";
 
 /** A session's environment (`$N`), or the global one (null), as tmux passes it to new panes. */
 export async function showEnvironment(
@@ -21,13 +22,15 @@ export async function showEnvironment(
   return variables;
 }
 
-/** Sets, or with `value` null removes, a variable for panes started from now on. */
+/** Sets, or with `value` null removes, a variable for panes started from now on (PROMPT_COMMAND … judged). */
 export async function setEnvironment(
   tmux: TmuxServer,
   session: string | null,
   name: string,
   value: string | null,
+  gate?: PolicyGate,
 ): Promise<void> {
+  if (value !== null) await gate?.checkEnvironment({ [name]: value }, null, tmux.host);
   const target = session === null ? ["-g"] : ["-t", session];
   await tmux.run("set-environment", ...target, ...(value === null ? ["-u", name] : [name, value]));
 }

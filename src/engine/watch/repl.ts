@@ -6,10 +6,13 @@ import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 import type { Paster } from "../panes/mod.ts";
 import type { LineTest } from "./triggers.ts";
 import { watchForQuestion } from "./repl_question.ts";
+import type { PolicyGate } from "../policy/mod.ts";
 
 /** What a REPL turn needs: the wait dependencies and the guarded paste for multi-line input. */
 export interface ReplDeps extends WaitDeps {
   paster: Paster;
+  /** The command policy: input to a shell at its prompt is a command line. */
+  gate?: PolicyGate;
 }
 
 export interface ReplTurn {
@@ -49,6 +52,7 @@ export async function runInRepl(
 ): Promise<ReplTurn> {
   const sent = input.endsWith("\n") ? input.slice(0, -1) : input;
   const inputLines = sent.split("\n").map((l) => l.trimEnd());
+  await deps.gate?.checkTyping(pane, deps.tmux.host, [{ text: sent, bracketed: true }, { key: "Enter" }]);
   let echoed = 0;
   let completed = false;
   const output: string[] = [];

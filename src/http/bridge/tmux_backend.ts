@@ -3,6 +3,8 @@ import { TmuxError } from "../../tmux/errors.ts";
 import { normalizeKey } from "../../tmux/keys.ts";
 import { captureAlongside, type Paster, resolveAndCapture } from "../../engine/panes/mod.ts";
 import type { PaneOutput } from "../../engine/output/mod.ts";
+import type { PolicyGate } from "../../engine/policy/mod.ts";
+import { ToolError } from "../../engine/errors.ts";
 import {
   type BridgeBackend,
   BridgeError,
@@ -34,6 +36,8 @@ export interface TmuxBackendDeps {
   socketPath: string | null;
   /** Each tmux operation slower than this fails with 504. */
   commandTimeoutMs: number;
+  /** The command policy: input is judged as typed at a shell prompt (403 when refused; no one can be asked). */
+  gate?: PolicyGate;
 }
 
 /**
@@ -173,6 +177,18 @@ export class TmuxBackend implements BridgeBackend {
 
   async #type(target: BridgeSession, input: SendInput) {
     const pane = target.paneId;
+    const typed = [
+      ...(input.text === undefined ? [] : [{ text: input.text, bracketed: /[\r\n]/.test(input.text) }]),
+      ...(input.keys ?? []).map((key) => ({ key: normalizeKey(key) ?? key })),
+      ...(input.enter ? [{ key: "Enter" }] : []),
+    ];
+    const gate = this.deps.gate;
+    const scope = { tool: "bridge send", ask: null, allowed: new Set<string>() }; // no one to ask
+    await gate?.within(scope, () => gate.checkTyping({ paneId: pane, command: "sh" }, "local", typed)).catch(
+      (error) => {
+        throw error instanceof ToolError ? new BridgeError(403, `${error.code}: ${error.message}`) : error;
+      },
+    );
     // A newline typed as a key would run what precedes it; pasted (bracketed) it is only text.
     if (input.text !== undefined && /[\r\n]/.test(input.text)) {
       await this.#op(() => this.deps.paster.paste(pane, input.text!, { bracketed: true, enter: false }));

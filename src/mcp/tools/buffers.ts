@@ -34,6 +34,14 @@ export const bufferTools = [
     input: { buffer: bufferArg, pane_id: paneIdArg, bracketed: z.boolean().optional() },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
+      if (ctx.app.gate.judge !== null) {
+        const { content, truncated } = await ctx.app.buffers.show(args.buffer);
+        // A buffer too long to read whole is judged as a line the server cannot see.
+        const typed = truncated
+          ? [{ key: "(unread)" }, { key: "Enter" }]
+          : [{ text: content, bracketed: args.bracketed ?? true }];
+        await ctx.app.gate.checkTyping(pane, ctx.tmux.host, typed);
+      }
       if (pane.dead || !await ctx.app.buffers.paste(args.buffer, pane.paneId, args.bracketed ?? true)) {
         throw deadError(pane, "paste into");
       }

@@ -52,6 +52,11 @@ export const inputTools = [
       const pane = await ctx.pane(args.pane_id, { recent: true });
       if (pane.dead) throw deadError(pane, "send keys to");
       const enter = args.enter ?? args.text !== undefined;
+      await ctx.app.gate.checkTyping(pane, ctx.tmux.host, [
+        ...(args.text ? [{ text: args.text }] : []),
+        ...keys.map((key) => ({ key })),
+        ...(enter ? [{ key: "Enter" }] : []),
+      ]);
       const commands: string[][] = [];
       if (args.text) commands.push(["send-keys", "-t", pane.paneId, "-l", "--", args.text]);
       if (keys.length > 0) commands.push(["send-keys", "-t", pane.paneId, "--", ...keys]);
@@ -97,6 +102,10 @@ export const inputTools = [
       checkNoNul(args.text, "text");
       const pane = await ctx.pane(args.pane_id);
       if (pane.dead) throw deadError(pane, "paste into");
+      await ctx.app.gate.checkTyping(pane, ctx.tmux.host, [
+        { text: args.text, bracketed: args.bracketed ?? true },
+        ...(args.enter ? [{ key: "Enter" }] : []),
+      ]);
       const paste = async () => {
         await ctx.app.paster.paste(pane.paneId, args.text, {
           bracketed: args.bracketed ?? true,

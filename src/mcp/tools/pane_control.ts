@@ -54,7 +54,7 @@ export const paneControlTools = [
       const pane = await ctx.pane(args.pane_id);
       assertKillable(ctx, pane, "respawn");
       const owned = ctx.workspace.isOwned(pane);
-      await respawnPane(ctx.tmux, pane, ctx.app.config.shell, owned, args);
+      await respawnPane(ctx.tmux, pane, ctx.app.config.shell, owned, args, ctx.app.gate);
       const after = await ctx.pane(pane.paneId);
       return { ...paneIds(after), pid: after.pid, previous_pid: pane.pid };
     },

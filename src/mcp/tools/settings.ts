@@ -173,7 +173,8 @@ export const settingTools = [
           `set ${session ? "the environment of a session this server did not create" : "the global environment"}`,
         );
       }
-      await setEnvironment(ctx.tmux, session?.sessionId ?? null, args.name, args.unset ? null : args.value!);
+      const value = args.unset ? null : args.value!;
+      await setEnvironment(ctx.tmux, session?.sessionId ?? null, args.name, value, ctx.app.gate);
       return {
         ...(session ? { session_id: session.sessionId } : {}),
         name: args.name,
