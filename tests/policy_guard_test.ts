@@ -54,6 +54,7 @@ const REVIEWED: Record<string, "gate" | string> = {
   "engine/panes/pane_ops.ts": "gate",
   "engine/panes/paste.ts": "the Paster: its callers judge (paste_text, run_in_repl, the bridge)",
   "engine/panes/workspace_session.ts": "the workspace's hub pane: tmuxwright's own program",
+  "engine/panes/recent_panes.ts": "only names the tmux commands that leave a pane lookup valid; sends nothing",
   "engine/buffers/registry.ts": "paste_buffer judges the buffer before it pastes",
   "engine/display/display_pane.ts": "the notes pane runs tmuxwright's own display program",
   "engine/watch/repl.ts": "gate",
