@@ -103,8 +103,8 @@ const CSS = `body { margin: 0; background: #000; color: #ddd; font: 12px system-
  */
 export async function paneViewHtml(): Promise<string> {
   const [{ XTERM_CSS, XTERM_JS }, { EXT_APPS_JS }] = await Promise.all([
-    import("../../http/watch/xterm_assets.ts"),
-    import("./ext_apps_assets.ts"),
+    import("../../vendor/xterm_assets.ts"),
+    import("../../vendor/ext_apps_assets.ts"),
   ]);
   return `<!doctype html>
 <html lang="en">
