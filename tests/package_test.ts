@@ -3,7 +3,7 @@ import { cleanEnv } from "./helpers/harness.ts";
 import { Client, StdioClientTransport } from "./helpers/sdk_client.ts";
 import { StreamableHTTPClientTransport } from "./helpers/sdk_http_client.ts";
 import { denoRunBelow } from "./helpers/proc_tree.ts";
-import { launchFlags } from "../src/launcher/mod.ts";
+import { findDeno, launchFlags } from "../src/launcher/mod.ts";
 import { DENO_VERSION, VERSION } from "../src/version.ts";
 import { pack } from "../scripts/pack.ts";
 
@@ -100,8 +100,15 @@ Deno.test("the installed package serves every command with the start task's perm
     const tarball = `${ROOT}${await pack()}`;
     const path = `${work}/prefix/bin:${await pathWithoutDeno(`${work}/bin`)}`;
     const env = cleanEnv({ PATH: path });
-    const installed = await run("npm", ["install", "-g", "--prefix", `${work}/prefix`, tarball], env);
+    // Without install scripts (as npm may run it): the deno package's postinstall never copies its binary.
+    const installed = await run(
+      "npm",
+      ["install", "-g", "--ignore-scripts", "--prefix", `${work}/prefix`, tarball],
+      env,
+    );
     assert.equal(installed.code, 0, installed.stderr);
+    const modules = `${work}/prefix/lib/node_modules/tmuxwright/node_modules`;
+    await assert.rejects(Deno.stat(`${modules}/deno/deno`), Deno.errors.NotFound);
     assert.notEqual((await run("sh", ["-c", "command -v deno"], env)).code, 0, "deno is on PATH");
     const bin = `${work}/prefix/bin/tmuxwright`;
     const bundle = `${work}/prefix/lib/node_modules/tmuxwright/tmuxwright.js`;
@@ -111,7 +118,8 @@ Deno.test("the installed package serves every command with the start task's perm
     const checkDeno = (pid: number, argv: string[]) => {
       const deno = denoRunBelow(pid, "/tmuxwright.js");
       assert.ok(deno, `no deno run below ${pid}`);
-      assert.ok(deno.argv[0].startsWith(`${work}/prefix/lib/node_modules/tmuxwright/node_modules/`), deno.argv[0]);
+      // The runtime of the platform package beside the deno package (@deno/linux-x64-glibc here).
+      assert.match(deno.argv[0], new RegExp(`^${modules}/@deno/[a-z0-9-]+/deno$`));
       assert.deepEqual(deno.argv.slice(1), [
         "run",
         "--no-config",
@@ -202,5 +210,21 @@ Deno.test("the installed package serves every command with the start task's perm
   } finally {
     await new Deno.Command("tmux", { args: ["-S", `${work}/s`, "kill-server"], stderr: "null" }).output();
     await Deno.remove(work, { recursive: true });
+  }
+});
+
+Deno.test("without the deno package, a deno on PATH is used only at exactly the pinned version", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twrt" });
+  try {
+    const onPath = (await run("sh", ["-c", "command -v deno"], cleanEnv())).stdout.trim();
+    const binDir = onPath.slice(0, onPath.lastIndexOf("/"));
+    // `from` has no deno package in reach: only PATH can answer.
+    assert.equal(findDeno(`${dir}/package.json`, Deno.version.deno, `${dir}:${binDir}`), onPath);
+    assert.throws(
+      () => findDeno(`${dir}/package.json`, "2.0.0", binDir),
+      /Cannot find the Deno runtime 2\.0\.0: .* no deno 2\.0\.0 is on PATH; .*npm install -g deno@2\.0\.0/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -4,3 +4,4 @@
  * (deno_task.ts) and the npm package's bin (node_bin.ts, run by Node).
  */
 export { ENV_NAMES, type EnvLookup, launchCommand, launchFlags, NET_HOSTS, RUNTIME_FLAGS } from "./permissions.ts";
+export { findDeno } from "./runtime.ts";
