@@ -263,9 +263,13 @@ Deno.test("the launcher grants the audit paths, TLS files and policy file asked 
     write: ["/tmp/tw-state"],
   });
   assert.deepEqual(grants([], { TMUXWRIGHT_POLICY: "/etc/tw/p.yml" }).read, ["/tmp/tw-state", "/etc/tw/p.yml"]);
-  // The bridge reads none of the server's flags: its grants are the state directory and its socket directory.
-  const bridge = taskPermissions("bridge", { ...env, USER: "al" }, [], ["--audit", "/var/log/x"]).flags;
-  assert.ok(bridge.includes("--allow-write=/tmp/tw-state,/tmp/tmuxwright-bridge-al"), bridge.join(" "));
+  // The bridge reads none of the server's flags: the state directory, its socket directory, its TLS files.
+  const bridge = taskPermissions("bridge", { ...env, USER: "al" }, [], ["--audit", "/var/log/x", "--tls-cert=/c.pem"]);
+  assert.ok(bridge.flags.includes("--allow-write=/tmp/tw-state,/tmp/tmuxwright-bridge-al"), bridge.flags.join(" "));
+  assert.ok(
+    bridge.flags.includes("--allow-read=/tmp/tw-state,/tmp/tmuxwright-bridge-al,/c.pem"),
+    bridge.flags.join(" "),
+  );
 });
 
 Deno.test("with the launcher's grants, an audit file outside the state directory is written", async () => {

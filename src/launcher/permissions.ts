@@ -45,7 +45,7 @@ export function launchCommand(args: readonly string[]): "serve" | "bridge" {
 export function launchFlags(args: readonly string[], env: EnvLookup): string[] {
   const get = (name: string) => env(name) || undefined;
   const bridge = launchCommand(args) === "bridge";
-  // The bridge takes its settings from the old bridge's variables, never the server's flags.
+  // The bridge takes its settings from the old bridge's variables and its own flags, not the server's.
   const flags = bridge ? [] : args;
   const state = flagValue(flags, "state-dir") ?? get(FLAGS["state-dir"].env) ?? defaultStateDir(get);
   const read = [state];
@@ -64,12 +64,13 @@ export function launchFlags(args: readonly string[], env: EnvLookup): string[] {
     for (const path of [audit && parentOf(audit), auditFull]) {
       if (path && !within(path, state)) write.push(path);
     }
-    for (const name of ["tls-cert", "tls-key"] as const) {
-      const path = flagValue(flags, name) ?? get(FLAGS[name].env);
-      if (path && !within(path, state)) read.push(path);
-    }
     const policy = flagValue(flags, POLICY.flag) ?? get(POLICY.env);
     if (policy && !within(policy, state)) read.push(policy);
+  }
+  // The server and the bridge take the same TLS flags and variables.
+  for (const name of ["tls-cert", "tls-key"] as const) {
+    const path = flagValue(args, name) ?? get(FLAGS[name].env);
+    if (path && !within(path, state)) read.push(path);
   }
   return [
     ...RUNTIME_FLAGS,
