@@ -29,16 +29,17 @@ interface Entry {
   env: Record<string, string>;
 }
 
-/** A directory of links to every program in /usr/bin and /usr/sbin except deno. */
+/** A directory of links to every program on PATH except deno (the first of each name, as PATH finds it). */
 async function pathWithoutDeno(dir: string): Promise<string> {
-  await Deno.mkdir(`${dir}/bin`, { recursive: true });
-  for (const from of ["/usr/bin", "/usr/sbin", "/bin"]) {
-    for await (const entry of Deno.readDir(from)) {
-      if (entry.name === "deno") continue;
-      await Deno.symlink(`${from}/${entry.name}`, `${dir}/bin/${entry.name}`).catch(() => {});
-    }
+  await Deno.mkdir(dir, { recursive: true });
+  for (const from of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":").filter((d) => d.startsWith("/"))) {
+    try {
+      for await (const entry of Deno.readDir(from)) {
+        if (entry.name !== "deno") await Deno.symlink(`${from}/${entry.name}`, `${dir}/${entry.name}`).catch(() => {});
+      }
+    } catch { /* a PATH entry that does not exist */ }
   }
-  return `${dir}/bin`;
+  return dir;
 }
 
 /** Process start to the reply to initialize, in ms. */
@@ -81,7 +82,7 @@ const work = await Deno.makeTempDir({ dir: "/tmp", prefix: "twinstall" });
 try {
   const tarball = `${ROOT}${await pack()}`;
   const prefix = `${work}/prefix`;
-  const noDeno = await pathWithoutDeno(work);
+  const noDeno = await pathWithoutDeno(`${work}/bin`);
   const installed = await new Deno.Command("npm", {
     args: ["install", "-g", "--silent", "--prefix", prefix, tarball],
     env: { ...Deno.env.toObject(), PATH: noDeno },

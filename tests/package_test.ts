@@ -12,13 +12,15 @@ import { pack } from "../scripts/pack.ts";
 const ROOT = new URL("../", import.meta.url).pathname;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-/** A directory of links to every program in /usr/bin, /usr/sbin and /bin except deno. */
+/** A directory of links to every program on PATH except deno (the first of each name, as PATH finds it). */
 async function pathWithoutDeno(dir: string): Promise<string> {
   await Deno.mkdir(dir, { recursive: true });
-  for (const from of ["/usr/bin", "/usr/sbin", "/bin"]) {
-    for await (const entry of Deno.readDir(from)) {
-      if (entry.name !== "deno") await Deno.symlink(`${from}/${entry.name}`, `${dir}/${entry.name}`).catch(() => {});
-    }
+  for (const from of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":").filter((d) => d.startsWith("/"))) {
+    try {
+      for await (const entry of Deno.readDir(from)) {
+        if (entry.name !== "deno") await Deno.symlink(`${from}/${entry.name}`, `${dir}/${entry.name}`).catch(() => {});
+      }
+    } catch { /* a PATH entry that does not exist */ }
   }
   return dir;
 }
