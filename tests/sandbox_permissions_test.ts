@@ -322,3 +322,50 @@ Deno.test("deno task start runs the server with exactly the flags the launcher c
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("deno task start stands in for the server: its exit status, and SIGTERM passed on", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    const env = cleanEnv({ TMUXWRIGHT_STATE_DIR: `${dir}/state` });
+    const task = (...args: string[]) =>
+      new Deno.Command("deno", {
+        args: ["task", "-q", "--config", `${ROOT}deno.json`, "start", "--socket-path", `${dir}/s`, ...args],
+        env,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+    const bad = task("--safety", "reckless");
+    await bad.stdin.close();
+    const out = await bad.output();
+    assert.equal(out.code, 2);
+    assert.match(new TextDecoder().decode(out.stderr), /Invalid safety tier "reckless"|reckless/);
+
+    const serving = task();
+    // Once the server answers, it handles SIGTERM (before, the default action would end it).
+    const writer = serving.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      }) + "\n",
+    ));
+    const reader = serving.stdout.getReader();
+    assert.match(new TextDecoder().decode((await reader.read()).value), /"id":1/);
+    reader.releaseLock();
+    const launcher = denoRunBelow(serving.pid, "src/launcher/deno_task.ts");
+    assert.ok(launcher);
+    Deno.kill(launcher.pid, "SIGTERM");
+    const status = await serving.status;
+    await writer.close(); // a server the launcher left behind ends at EOF, not after the test
+    await serving.stdout.cancel();
+    const stderr = await new Response(serving.stderr).text();
+    assert.equal(status.code, 0, stderr);
+    assert.match(stderr, /stopping: SIGTERM/);
+  } finally {
+    await new Deno.Command("tmux", { args: ["-S", `${dir}/s`, "kill-server"], stderr: "null" }).output();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
