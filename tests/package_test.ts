@@ -131,10 +131,14 @@ Deno.test("the installed package serves every command with the start task's perm
       ]);
     };
 
-    await t.step("--version prints the package's version", async () => {
+    await t.step("--version prints the package's version; exit statuses pass through", async () => {
       const out = await run(bin, ["--version"], env);
       assert.equal(out.code, 0, out.stderr);
       assert.equal(out.stdout, `tmuxwright ${VERSION}\n`);
+      // The server's exit status and its one-line error come through the bin.
+      const bad = await run(bin, ["--safety", "reckless"], env);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /^tmuxwright: Invalid --safety "reckless"/);
     });
 
     await t.step("stdio: exact execute_command output through the SDK client", async () => {
