@@ -23,7 +23,7 @@ import { TerminalEmulator } from "../src/engine/screen/screen_cells.ts";
 import { PngRenderer } from "../src/engine/screen/png.ts";
 import { Pacer } from "../src/engine/screen/pacer.ts";
 import { GlyphAtlas } from "../src/engine/screen/glyphs.ts";
-import { ATLASES } from "../src/engine/screen/glyph_atlas.ts";
+import { ATLASES } from "../src/vendor/glyph_atlas.ts";
 import { paint } from "../src/engine/screen/png_paint.ts";
 import { Rasteriser } from "../src/engine/screen/png_raster.ts";
 import { PngEncoder } from "../src/engine/screen/png_encode.ts";

@@ -23,7 +23,7 @@ Deno.test("doctor from a checkout prints client snippets that start this checkou
   }
 });
 
-Deno.test("doctor's snippet: the bundle starts its checkout's task, the compiled binary itself", () => {
+Deno.test("doctor's snippet: the bundle starts its checkout's task, the compiled binary itself, the npm package npx", () => {
   assert.deepEqual(launchCommand("file:///src/tw/dist/tmuxwright.js").args, [
     "task",
     "-q",
@@ -33,4 +33,7 @@ Deno.test("doctor's snippet: the bundle starts its checkout's task, the compiled
   ]);
   const binary = launchCommand("file:///tmp/deno-compile-tmuxwright/main.ts");
   assert.deepEqual(binary, { command: Deno.execPath(), args: [] });
+  // The npm package (global, local or npx's cache): the one line every client takes.
+  const npm = launchCommand("file:///usr/lib/node_modules/tmuxwright/tmuxwright.js");
+  assert.deepEqual(npm, { command: "npx", args: ["-y", "tmuxwright"] });
 });

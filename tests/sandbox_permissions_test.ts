@@ -1,13 +1,17 @@
 import assert from "node:assert/strict";
 import { cleanEnv, startPermissions, taskPermissions, TestServer, until } from "./helpers/harness.ts";
+import { COMPILE_FLAGS } from "../scripts/compile.ts";
+import { Client, StdioClientTransport } from "./helpers/sdk_client.ts";
+import { denoRunBelow, descendants } from "./helpers/proc_tree.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const TASKS = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks;
 
+/** Runs a script with the start task's flags for no arguments and no extra variables (a `deno run` line by hand). */
 async function runWithStartFlags(dir: string, script: string, args: string[], env: Record<string, string> = {}) {
   const fullEnv = cleanEnv(env);
   const out = await new Deno.Command("deno", {
-    args: ["run", ...startPermissions(fullEnv, [dir]), `${ROOT}${script}`, ...args],
+    args: ["run", ...startPermissions(cleanEnv(), [dir]), `${ROOT}${script}`, ...args],
     env: fullEnv,
     stdin: "null",
     stdout: "piped",
@@ -52,18 +56,21 @@ Deno.test("the start task grants tmux, the state directory and the server's vari
 Deno.test("the start task grants exactly the state directory in use, whichever variable chose it", async () => {
   const home = "/tmp/tmuxwright-test-home";
   const homeState = `${home}/.local/state/tmuxwright`;
-  const cases: [Record<string, string>, string][] = [
-    [{}, homeState], // XDG_STATE_HOME unset: $HOME/.local/state/tmuxwright, never /tmuxwright
-    [{ XDG_STATE_HOME: "" }, homeState],
-    [{ XDG_STATE_HOME: "/tmp/tw-xdg" }, "/tmp/tw-xdg/tmuxwright"],
-    [{ XDG_STATE_HOME: "/tmp/tw-xdg", TMUXWRIGHT_STATE_DIR: "/tmp/tw-chosen" }, "/tmp/tw-chosen"],
+  const cases: [Record<string, string>, string, string[]][] = [
+    [{}, homeState, []], // XDG_STATE_HOME unset: $HOME/.local/state/tmuxwright, never /tmuxwright
+    [{ XDG_STATE_HOME: "" }, homeState, []],
+    [{ XDG_STATE_HOME: "/tmp/tw-xdg" }, "/tmp/tw-xdg/tmuxwright", []],
+    [{ XDG_STATE_HOME: "/tmp/tw-xdg", TMUXWRIGHT_STATE_DIR: "/tmp/tw-chosen" }, "/tmp/tw-chosen", []],
+    // The flag wins over the variables, in both spellings; the last one counts, as for the server.
+    [{ TMUXWRIGHT_STATE_DIR: "/tmp/tw-chosen" }, "/tmp/tw-flag", ["--keep", "--state-dir", "/tmp/tw-flag"]],
+    [{}, "/tmp/tw-flag", ["--state-dir=/tmp/tw-chosen", "--state-dir=/tmp/tw-flag"]],
   ];
-  const candidates = [homeState, "/tmuxwright", "/", "/tmp/tw-xdg/tmuxwright", "/tmp/tw-chosen", home];
-  for (const [vars, expected] of cases) {
+  const candidates = [homeState, "/tmuxwright", "/", "/tmp/tw-xdg/tmuxwright", "/tmp/tw-chosen", "/tmp/tw-flag", home];
+  for (const [vars, expected, args] of cases) {
     const env = cleanEnv(vars);
     if (!("XDG_STATE_HOME" in vars)) delete env.XDG_STATE_HOME;
     const out = await new Deno.Command("deno", {
-      args: ["run", ...startPermissions(env), `${ROOT}scripts/sandbox_probe.ts`, expected, ...candidates],
+      args: ["run", ...startPermissions(env, [], args), `${ROOT}scripts/sandbox_probe.ts`, expected, ...candidates],
       env,
       stdout: "piped",
       stderr: "piped",
@@ -71,7 +78,7 @@ Deno.test("the start task grants exactly the state directory in use, whichever v
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     const { paths } = JSON.parse(new TextDecoder().decode(out.stdout));
     const want = Object.fromEntries(candidates.map((p) => [p, p === expected ? "read+write" : "none"]));
-    assert.deepEqual(paths, want, JSON.stringify(vars));
+    assert.deepEqual(paths, want, JSON.stringify([vars, args]));
   }
 });
 
@@ -100,10 +107,9 @@ Deno.test("deno task start serves from the state directory the task granted, wit
   }
 });
 
-Deno.test("the start and compile tasks share the run and env grants; start uses no blanket grant", () => {
-  const flags = (task: string) => task.split(/\s+/).filter((w) => w.startsWith("--allow-"));
+Deno.test("the start task and the compiled binary share the run and env grants; start uses no blanket grant", () => {
   const start = startPermissions().filter((w) => w.startsWith("--allow-"));
-  const compile = flags(TASKS.compile);
+  const compile = COMPILE_FLAGS.filter((w) => w.startsWith("--allow-"));
   assert.ok(start.includes("--allow-run=tmux"));
   // ssh only with hosts: start grants it when TMUXWRIGHT_HOSTS (or --host) is given; a compiled
   // binary bakes it in and gives it up at start-up when no host is configured (tests/hosts_config_test.ts).
@@ -121,7 +127,9 @@ Deno.test("the start and compile tasks share the run and env grants; start uses 
   const net = "--allow-net=127.0.0.1,[::1],localhost";
   assert.deepEqual(start.filter((f) => f.startsWith("--allow-net")), [net]);
   assert.deepEqual(compile.filter((f) => f.startsWith("--allow-net")), [net]);
-  assert.match(TASKS.compile, /-o dist\/tmuxwright main\.ts$/);
+  // What a compiled binary cannot scope (files: the state directory is chosen per run) is unscoped, and said so.
+  assert.deepEqual(compile.filter((f) => /^--allow-(read|write)/.test(f)), ["--allow-read", "--allow-write"]);
+  assert.match(TASKS.compile, /scripts\/compile\.ts$/);
 });
 
 Deno.test("every environment variable the server reads is in the --allow-env list", async () => {
@@ -224,6 +232,140 @@ Deno.test("the start task's --http binds loopback; another address is refused na
     assert.equal(noRemote.code, 2, noRemote.stderr);
     assert.match(noRemote.stderr, /Cannot listen on "0\.0\.0\.0": only loopback addresses/);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the launcher grants the audit paths, TLS files and policy file asked for, and nothing unasked", () => {
+  const env = cleanEnv({ TMUXWRIGHT_STATE_DIR: "/tmp/tw-state" });
+  const grants = (args: string[], vars: Record<string, string> = {}) => {
+    const flags = startPermissions({ ...env, ...vars }, [], args);
+    const list = (name: string) => flags.find((f) => f.startsWith(`--allow-${name}=`))!.split("=")[1].split(",");
+    return { read: list("read"), write: list("write") };
+  };
+  assert.deepEqual(grants([]), { read: ["/tmp/tw-state"], write: ["/tmp/tw-state"] });
+  // The audit file's directory (created when missing), --audit-full's directory; inside the state directory: nothing more.
+  assert.deepEqual(grants(["--audit", "/var/log/tw/audit.jsonl", "--audit-full=/var/tmp/caps"]).write, [
+    "/tmp/tw-state",
+    "/var/log/tw",
+    "/var/tmp/caps",
+  ]);
+  assert.deepEqual(grants([], { TMUX_DEBUG_AUDIT: "/var/log/tw/a.jsonl" }).write, ["/tmp/tw-state", "/var/log/tw"]);
+  assert.deepEqual(grants(["--audit", "/tmp/tw-state/audit.jsonl"]).write, ["/tmp/tw-state"]);
+  // Files only read: TLS certificate and key, the policy file (flag or variable).
+  assert.deepEqual(grants(["--http", "8080", "--tls-cert", "/etc/tw/c.pem", "--tls-key=/etc/tw/k.pem"]).read, [
+    "/tmp/tw-state",
+    "/etc/tw/c.pem",
+    "/etc/tw/k.pem",
+  ]);
+  assert.deepEqual(grants(["--policy", "/etc/tw/policy.yml"]), {
+    read: ["/tmp/tw-state", "/etc/tw/policy.yml"],
+    write: ["/tmp/tw-state"],
+  });
+  assert.deepEqual(grants([], { TMUXWRIGHT_POLICY: "/etc/tw/p.yml" }).read, ["/tmp/tw-state", "/etc/tw/p.yml"]);
+  // The bridge reads none of the server's flags: the state directory, its socket directory, its TLS files.
+  const bridge = taskPermissions("bridge", { ...env, USER: "al" }, [], ["--audit", "/var/log/x", "--tls-cert=/c.pem"]);
+  assert.ok(bridge.flags.includes("--allow-write=/tmp/tw-state,/tmp/tmuxwright-bridge-al"), bridge.flags.join(" "));
+  assert.ok(
+    bridge.flags.includes("--allow-read=/tmp/tw-state,/tmp/tmuxwright-bridge-al,/c.pem"),
+    bridge.flags.join(" "),
+  );
+});
+
+Deno.test("with the launcher's grants, an audit file outside the state directory is written", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  const outside = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw-outside" });
+  try {
+    const args = ["--state-dir", `${dir}/state`, "--socket-path", `${dir}/s`, "--audit", `${outside}/new/audit.jsonl`];
+    const env = cleanEnv();
+    const out = await new Deno.Command("deno", {
+      args: ["run", ...startPermissions(env, [], args), `${ROOT}main.ts`, ...args],
+      env,
+      stdin: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.ok((await Deno.stat(`${outside}/new`)).isDirectory);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("deno task start runs the server with exactly the flags the launcher computes", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    const args = ["--state-dir", `${dir}/state`, "--socket-path", `${dir}/s`, "--host", "build=build.example"];
+    const env = cleanEnv();
+    const transport = new StdioClientTransport({
+      command: "deno",
+      args: ["task", "-q", "--config", `${ROOT}deno.json`, "start", ...args],
+      env,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "tmuxwright-tests", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      const server = denoRunBelow(transport.pid!, "/main.ts");
+      assert.ok(server, JSON.stringify(descendants(transport.pid!)));
+      const main = server.argv.findIndex((arg) => arg.endsWith("/main.ts"));
+      assert.deepEqual(server.argv.slice(2, main), startPermissions(env, [], args));
+      assert.ok(server.argv.includes("--allow-run=tmux,ssh") && server.argv.includes(`--allow-read=${dir}/state`));
+      assert.deepEqual(server.argv.slice(main + 1), args);
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((tool) => tool.name === "execute_command"));
+    } finally {
+      await client.close();
+      await new Deno.Command("tmux", { args: ["-S", `${dir}/s`, "kill-server"], stderr: "null" }).output();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task start stands in for the server: its exit status, and SIGTERM passed on", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    const env = cleanEnv({ TMUXWRIGHT_STATE_DIR: `${dir}/state` });
+    const task = (...args: string[]) =>
+      new Deno.Command("deno", {
+        args: ["task", "-q", "--config", `${ROOT}deno.json`, "start", "--socket-path", `${dir}/s`, ...args],
+        env,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+    const bad = task("--safety", "reckless");
+    await bad.stdin.close();
+    const out = await bad.output();
+    assert.equal(out.code, 2);
+    assert.match(new TextDecoder().decode(out.stderr), /Invalid safety tier "reckless"|reckless/);
+
+    const serving = task();
+    // Once the server answers, it handles SIGTERM (before, the default action would end it).
+    const writer = serving.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      }) + "\n",
+    ));
+    const reader = serving.stdout.getReader();
+    assert.match(new TextDecoder().decode((await reader.read()).value), /"id":1/);
+    reader.releaseLock();
+    const launcher = denoRunBelow(serving.pid, "src/launcher/deno_task.ts");
+    assert.ok(launcher);
+    Deno.kill(launcher.pid, "SIGTERM");
+    const status = await serving.status;
+    await writer.close(); // a server the launcher left behind ends at EOF, not after the test
+    await serving.stdout.cancel();
+    const stderr = await new Response(serving.stderr).text();
+    assert.equal(status.code, 0, stderr);
+    assert.match(stderr, /stopping: SIGTERM/);
+  } finally {
+    await new Deno.Command("tmux", { args: ["-S", `${dir}/s`, "kill-server"], stderr: "null" }).output();
     await Deno.remove(dir, { recursive: true });
   }
 });

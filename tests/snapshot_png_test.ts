@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { type Theme, THEMES } from "../src/engine/screen/mod.ts";
 import { GlyphAtlas, WIDE_LEFT, WIDE_RIGHT } from "../src/engine/screen/glyphs.ts";
-import { ATLASES } from "../src/engine/screen/glyph_atlas.ts";
+import { ATLASES } from "../src/vendor/glyph_atlas.ts";
 import { TestServer, until } from "./helpers/harness.ts";
 import { type Image, snapshotPng } from "./helpers/png_image.ts";
 

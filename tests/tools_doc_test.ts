@@ -19,8 +19,12 @@ Deno.test("the README and the docs link only to files in the repository", async 
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       if (/^(https?:|mailto:|#)/.test(target)) continue;
       const path = new URL(target.split("#")[0], `file://${ROOT}${document}`).pathname;
+      const anchor = target.split("#")[1];
       if (!path.startsWith(ROOT)) broken.push(`${document}: ${target} is outside the repository`);
       else if (!await exists(path)) broken.push(`${document}: ${target} does not exist`);
+      else if (anchor && path.endsWith(".md") && !(await headingAnchors(path)).includes(anchor)) {
+        broken.push(`${document}: ${target}: no such heading`);
+      }
     }
     // Paths named in code spans too: `src/engine/exec/README.md`, `scripts/bench_wait.ts`.
     for (const [, path] of text.matchAll(/`((?:docs|src|scripts|tests)\/[\w./-]+\.(?:md|ts))`/g)) {
@@ -38,6 +42,14 @@ async function markdownUnder(dir: string): Promise<string[]> {
     else if (entry.name.endsWith(".md")) found.push(path);
   }
   return found;
+}
+
+/** The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces as dashes. */
+async function headingAnchors(path: string): Promise<string[]> {
+  const text = await Deno.readTextFile(path);
+  return [...text.matchAll(/^#{1,6} (.+)$/gm)].map(([, title]) =>
+    title.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replaceAll(" ", "-")
+  );
 }
 
 async function exists(path: string): Promise<boolean> {

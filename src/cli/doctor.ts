@@ -46,10 +46,11 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
 }
 
 /**
- * How a client starts this very tmuxwright: the compiled binary by its path; from a checkout (or
- * its bundle), `deno task start` with that checkout's deno.json, which carries the permissions.
+ * How a client starts this very tmuxwright: the npm package with npx; the compiled binary by its
+ * path; from a checkout (or its bundle), `deno task start` with that checkout's deno.json.
  */
 export function launchCommand(main = Deno.mainModule): { command: string; args: string[] } {
+  if (/\/node_modules\/tmuxwright\/tmuxwright\.js$/.test(main)) return { command: "npx", args: ["-y", "tmuxwright"] };
   if (!main.startsWith("file:") || /deno-compile-/.test(main)) return { command: binaryPath(), args: [] };
   const config = new URL(/\/dist\/[^/]+$/.test(main) ? "../deno.json" : "./deno.json", main);
   return { command: "deno", args: ["task", "-q", "--config", decodeURIComponent(config.pathname), "start"] };

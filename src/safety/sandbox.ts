@@ -21,7 +21,7 @@ export function sandboxPathProblem(paths: readonly ConfiguredPath[]): string | n
     if (missing.length === 0) continue;
     const grants = missing.map((m) => `--allow-${m}=${path}`).join(" ");
     return `Cannot use ${flag} "${path}": the Deno permissions do not allow ${missing.join(" and ")} access there; ` +
-      `add ${grants} to the deno run flags (deno task start grants only the default state directory)`;
+      `add ${grants} to the deno run flags (the tmuxwright command and deno task start grant the paths given to them)`;
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import { CallToolResultSchema, Client, StdioClientTransport } from "./sdk_client.ts";
+import { launchFlags } from "../../src/launcher/mod.ts";
 
 /** A notification schema as the SDK client takes it: an object with a literal `method`. */
 type NotificationSchema = z.ZodObject<{ method: z.ZodLiteral<string> }>;
@@ -11,38 +12,40 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
  * The exact permission flags of `deno task start`, so tests run the server as users do. The task
- * is `sh -c 'SCRIPT' tmuxwright`: SCRIPT picks the state directory with shell parameter expansion
- * and ends in `exec deno run FLAGS main.ts "$@"`. The same SCRIPT runs here with `exec deno run`
- * replaced by printf, so the flags are expanded by the real shell from `env`. `extraPaths` (a
- * test's temp dir, where its state directory and audit files live) are added to the read and
- * write grants.
+ * runs the launcher (src/launcher/deno_task.ts), which computes the flags from the arguments and
+ * the environment; the same computation runs here on `env` and `args`. `extraPaths` (a test's temp
+ * dir, where its state directory and audit files live) are added to the read and write grants.
  */
-export function startPermissions(env: Record<string, string> = cleanEnv(), extraPaths: string[] = []): string[] {
-  return taskPermissions("start", env, extraPaths).flags;
+export function startPermissions(
+  env: Record<string, string> = cleanEnv(),
+  extraPaths: string[] = [],
+  args: string[] = [],
+): string[] {
+  return taskPermissions("start", env, extraPaths, args).flags;
 }
 
-/** A `sh -c '... exec deno run FLAGS main.ts ARGS "$@"' tmuxwright` task's flags and arguments, expanded by sh. */
+/**
+ * A task's `deno run` flags and the arguments it gives main.ts: the task must be `deno run ...
+ * src/launcher/deno_task.ts [ARGS]`, whose flags are those `launchFlags` computes for ARGS.
+ */
 export function taskPermissions(
   task: string,
   env: Record<string, string> = cleanEnv(),
   extraPaths: string[] = [],
+  args: string[] = [],
 ): { flags: string[]; args: string[] } {
   const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
-  const script = /^sh -c '([^']*)' tmuxwright$/.exec(config.tasks[task])?.[1];
-  if (!script?.includes("exec deno run ")) throw new Error(`the ${task} task is not sh -c '... exec deno run ...'`);
-  const out = new Deno.Command("/bin/sh", {
-    args: ["-c", script.replace("exec deno run ", "printf '%s\\n' "), "tmuxwright"],
-    env,
-    clearEnv: true,
-    stdout: "piped",
-  }).outputSync();
-  const words = new TextDecoder().decode(out.stdout).split("\n").slice(0, -1);
-  const main = words.indexOf("main.ts");
-  const flags = words.slice(0, main).map((word) =>
+  const fixed = LAUNCHER_TASK.exec(config.tasks[task])?.[1];
+  if (fixed === undefined) throw new Error(`the ${task} task does not run src/launcher/deno_task.ts`);
+  const taskArgs = fixed.split(" ").filter((word) => word !== "");
+  const flags = launchFlags([...taskArgs, ...args], (name) => env[name]).map((word) =>
     /^--allow-(read|write)=/.test(word) && extraPaths.length > 0 ? `${word},${extraPaths.join(",")}` : word
   );
-  return { flags, args: words.slice(main + 1) };
+  return { flags, args: taskArgs };
 }
+
+/** A task that starts the server through the launcher: `deno run FLAGS src/launcher/deno_task.ts [ARGS]`. */
+const LAUNCHER_TASK = /^deno run [^'$`]* src\/launcher\/deno_task\.ts((?: [a-z]+)*)$/;
 
 export interface ServerOptions {
   args?: string[];

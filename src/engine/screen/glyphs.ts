@@ -1,6 +1,6 @@
 import { Pacer } from "./pacer.ts";
 
-/** One scale of the generated glyph atlas (src/engine/screen/glyph_atlas.ts, made by scripts/gen_glyphs.ts). */
+/** One scale of the generated glyph atlas (src/vendor/glyph_atlas.ts, made by scripts/gen_glyphs.ts). */
 export interface AtlasData {
   readonly cellWidth: number;
   readonly cellHeight: number;

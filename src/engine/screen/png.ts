@@ -51,7 +51,7 @@ export class PngRenderer {
   #atlas(scale: PngScale): Promise<GlyphAtlas> {
     let atlas = this.#atlases.get(scale);
     if (!atlas) {
-      atlas = import("./glyph_atlas.ts").then(({ ATLASES }) => GlyphAtlas.load(ATLASES[scale - 1]));
+      atlas = import("../../vendor/glyph_atlas.ts").then(({ ATLASES }) => GlyphAtlas.load(ATLASES[scale - 1]));
       atlas.catch(() => this.#atlases.delete(scale)); // a failed load is retried by the next render
       this.#atlases.set(scale, atlas);
     }

@@ -1,7 +1,7 @@
 import type { WatchBackend, WatchPane } from "./backend.ts";
 import type { WatchAccess } from "./access.ts";
 import { WATCH_APP_JS, WATCH_CSS, WATCH_HTML } from "./page.ts";
-import { XTERM_CSS, XTERM_JS } from "./xterm_assets.ts";
+import { XTERM_CSS, XTERM_JS } from "../../vendor/xterm_assets.ts";
 
 /**
  * Headers on every /watch answer: only same-origin scripts (inline styles are allowed, xterm's DOM

@@ -1,6 +1,3 @@
-import { XTERM_CSS, XTERM_JS } from "../../http/watch/xterm_assets.ts";
-import { EXT_APPS_JS } from "./ext_apps_assets.ts";
-
 /**
  * The MCP App (the `@modelcontextprotocol/ext-apps` extension): a view an MCP Apps host renders
  * next to a pane tool's result. One self-contained HTML document (the terminal renderer and the
@@ -100,8 +97,15 @@ const VIEW_JS = `"use strict";
 const CSS = `body { margin: 0; background: #000; color: #ddd; font: 12px system-ui, sans-serif; }
 #status { padding: 2px 6px; background: #1b1b1b; }`;
 
-/** The view document (built once per process, ~0.8 MB; served as the resource's text). */
-export function paneViewHtml(): string {
+/**
+ * The view document (~0.8 MB; served as the resource's text). Its vendored parts are loaded on the
+ * first read, so a server that is never asked for the view never loads them (start-up time).
+ */
+export async function paneViewHtml(): Promise<string> {
+  const [{ XTERM_CSS, XTERM_JS }, { EXT_APPS_JS }] = await Promise.all([
+    import("../../vendor/xterm_assets.ts"),
+    import("../../vendor/ext_apps_assets.ts"),
+  ]);
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -72,9 +72,9 @@ export function registerResources(server: McpServer, app: App, connection: Conne
     (request) =>
       answering(() =>
         request.params.uri === PANE_VIEW_URI
-          ? Promise.resolve<ReadResourceResult>({
-            contents: [{ uri: PANE_VIEW_URI, mimeType: PANE_VIEW_MIME, text: paneViewHtml() }],
-          })
+          ? paneViewHtml().then((text): ReadResourceResult => ({
+            contents: [{ uri: PANE_VIEW_URI, mimeType: PANE_VIEW_MIME, text }],
+          }))
           : readResource(app, request.params.uri)
       ),
   );
