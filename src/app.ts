@@ -8,7 +8,7 @@ import { PaneSetWatcher, Paster, Workspace, WorkspaceOwner } from "./engine/pane
 import { newInstanceId, sessionGuardPath } from "./engine/workspaces/mod.ts";
 import { logDir, OutputSpool, PaneOutput, RemoteLogs } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
-import { ProcReader } from "./engine/watch/mod.ts";
+import { PaneEnds, ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
 import { BufferRegistry } from "./engine/buffers/mod.ts";
 import { Channels } from "./engine/channels/mod.ts";
@@ -36,6 +36,8 @@ export interface HostServices {
   readonly paster: Paster;
   readonly buffers: BufferRegistry;
   readonly display: DisplayPanes;
+  /** When a pane of this host can no longer answer: every wait ends then. */
+  readonly paneEnds: PaneEnds;
 }
 
 export interface App extends HostServices {
@@ -121,7 +123,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const spool = new OutputSpool();
   const proc = new ProcReader(tmux, config.stateDir);
-  const executor = new Executor(tmux, output, config.stateDir, spool, proc);
+  const paneEnds = new PaneEnds(tmux);
+  const executor = new Executor(tmux, output, config.stateDir, spool, proc, paneEnds);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
   const hosts: HostRegistry = new HostRegistry(tmux, {
@@ -152,6 +155,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     paster: new Paster(tmux, config.pid),
     buffers,
     display: new DisplayPanes(tmux),
+    paneEnds,
   };
   const remotes = new Map<string, HostServices & { logs: RemoteLogs }>();
   const remoteHost = (name: string): HostServices & { logs: RemoteLogs } => {
@@ -160,7 +164,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
       const link = hosts.link(name); // HOST_NOT_CONFIGURED for anything else
       const hostOutput = new PaneOutput(link, logDir(config.stateDir));
       const hostProc = new ProcReader(link, config.stateDir);
-      const hostExecutor = new Executor(link, hostOutput, config.stateDir, spool, hostProc);
+      const hostEnds = new PaneEnds(link);
+      const hostExecutor = new Executor(link, hostOutput, config.stateDir, spool, hostProc, hostEnds);
       services = {
         tmux: link,
         output: hostOutput,
@@ -171,6 +176,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         paster: new Paster(link, config.pid),
         buffers: new BufferRegistry(link, config.pid),
         display: new DisplayPanes(link),
+        paneEnds: hostEnds,
         logs: new RemoteLogs(link, { maxBytes: config.logMaxBytes, keep: config.logKeep }),
       };
       remotes.set(name, services);

@@ -5,6 +5,7 @@ import { cursorNow, MAX_WAIT_MS, parseTriggers, watchPane } from "../engine/watc
 import type { ToolContext } from "./context.ts";
 import { budgetFields, budgetFrom, callText, fitShown } from "./budget.ts";
 import { stateResult } from "./results.ts";
+import { paneExitFields } from "./pane_end.ts";
 
 /** Input a tool sends, then waits on: watch_pane's triggers, from before the keys were sent. */
 export const waitArg = z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(
@@ -20,6 +21,9 @@ export const SEND_WAIT_RESULT = {
   elapsed_ms: "with wait: time from sending until the trigger",
   output: "with wait: what the input caused, without its echo (within max_output)",
   state: "with wait, on a timeout: the pane state (as pane_state)",
+  signal: "with wait, trigger exit, when a signal ended the pane's program: its number",
+  pane_dead: "with wait, trigger exit: the pane's own program ended (the pane stays, dead)",
+  last_lines: "with pane_dead: the last 20 non-blank lines the pane shows",
 };
 
 /**
@@ -64,5 +68,7 @@ export async function sendAndWait(
     output: shown.lines.join("\n"),
     ...budgetFields(shown.facts),
     ...(result.trigger === "timeout" ? { state: stateResult(result.state) } : {}),
+    ...(result.already ? { already: true } : {}),
+    ...paneExitFields(result.paneExit),
   };
 }

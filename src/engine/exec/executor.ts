@@ -12,6 +12,8 @@ import { type Prepared, Typist } from "./typist.ts";
 import { deadPaneStatus, foreground, shellKind } from "./shell.ts";
 import { JobTable } from "./jobs.ts";
 import { type Typed, wakeOn } from "./typed.ts";
+import type { PaneEnds } from "../watch/mod.ts";
+import { drained, watchEnd } from "./pane_end_wait.ts";
 
 export { type Typed, wakeOn };
 
@@ -56,6 +58,8 @@ export class Executor {
     readonly spool: OutputSpool,
     /** /proc facts: a shell that printed no mark is seen waiting at its prompt at once. */
     proc?: ProcReader,
+    /** When a pane can no longer answer (its shell exited, it was removed, tmux ended). */
+    readonly ends?: PaneEnds,
   ) {
     this.jobs = new JobTable(tmux);
     this.typist = new Typist(tmux, output, stateDir, proc);
@@ -93,7 +97,7 @@ export class Executor {
     const started = performance.now(); // from before typing: the command runs as soon as its line is read
     const typed = await this.type(prepared, command, typing);
     try {
-      const outcome = await this.#await(typed, started, options);
+      const outcome = await this.#await(pane, typed, started, options);
       const durationMs = Math.round(performance.now() - started);
       const { scanner } = typed;
       const output = (start: number, end: number) =>
@@ -138,9 +142,24 @@ export class Executor {
   }
 
   async #await(
+    pane: PaneInfo,
     typed: Typed,
     started: number,
     options: ExecOptions,
+  ): Promise<"done" | "timeout" | "aborted" | "shell_gone"> {
+    const ended = watchEnd(this.ends, pane);
+    try {
+      return await this.#follow(typed, started, options, ended);
+    } finally {
+      ended.stop();
+    }
+  }
+
+  async #follow(
+    typed: Typed,
+    started: number,
+    options: ExecOptions,
+    ended: ReturnType<typeof watchEnd>,
   ): Promise<"done" | "timeout" | "aborted" | "shell_gone"> {
     const deadline = started + options.timeoutMs;
     let nextProgress = started + 1000;
@@ -152,12 +171,19 @@ export class Executor {
       if (typed.scanner.end) return "done";
       if (options.signal?.aborted) return "aborted";
       if (gone) return "shell_gone";
+      if (ended.end) {
+        // The pane was removed or tmux ended: PANE_GONE / TMUX_UNAVAILABLE. Its shell exited: as `exit` does.
+        if (ended.end.kind !== "exited") throw ended.end.error;
+        await drained(typed);
+        if (typed.scanner.end) return "done";
+        return "shell_gone";
+      }
       const now = performance.now();
       if (now >= deadline) return "timeout";
       if (now >= nextTick && asking === null) {
         nextTick = now + TICK_MS;
         asking = foreground(this.tmux, typed.paneId)
-          .then((state) => void (gone = state.dead), () => {})
+          .then((state) => void (gone = state.dead && !(state.gone && this.ends)), () => {}) // removed: PANE_GONE
           .finally(() => asking = null);
       }
       if (now >= nextProgress) {
@@ -165,7 +191,8 @@ export class Executor {
         nextProgress += 1000;
       }
       const wake = Math.min(nextTick - now, deadline - now, nextProgress - now);
-      await wakeOn(Promise.race([typed.changed(), asking ?? new Promise<void>(() => {})]), wake, options.signal);
+      const events = [typed.changed(), ended.seen, asking ?? new Promise<void>(() => {})];
+      await wakeOn(Promise.race(events), wake, options.signal);
     }
   }
 

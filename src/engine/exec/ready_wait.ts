@@ -4,6 +4,8 @@ import { asksForInput, processExists, type ProcReader, readProcState } from "../
 import { lastLines, LineMatcher, type LineTest } from "./process_lines.ts";
 import { deadPaneStatus, foreground } from "./shell.ts";
 import { type Typed, wakeOn } from "./typed.ts";
+import type { PaneEnds } from "../watch/mod.ts";
+import { drained, type EndWatch, watchEnd } from "./pane_end_wait.ts";
 
 export type ReadyOutcome = "ready" | "exited" | "timeout" | "input";
 
@@ -29,11 +31,27 @@ const TICK_MS = 250;
  * agent never waits out the timeout in front of `Password: `.
  */
 export async function awaitReady(
-  deps: { tmux: TmuxServer; proc: ProcReader },
+  deps: { tmux: TmuxServer; proc: ProcReader; ends?: PaneEnds },
   typed: Typed,
   pane: PaneInfo,
   ready: LineTest,
   options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (elapsedMs: number) => void },
+): Promise<ReadyResult> {
+  const ended = watchEnd(deps.ends, pane);
+  try {
+    return await follow(deps, typed, pane, ready, options, ended);
+  } finally {
+    ended.stop();
+  }
+}
+
+async function follow(
+  deps: { tmux: TmuxServer; proc: ProcReader; ends?: PaneEnds },
+  typed: Typed,
+  pane: PaneInfo,
+  ready: LineTest,
+  options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (elapsedMs: number) => void },
+  ended: EndWatch,
 ): Promise<ReadyResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -69,14 +87,15 @@ export async function awaitReady(
       nextTick = now + TICK_MS;
       // Asked aside: a ready line never waits for the answer.
       ticking = foreground(deps.tmux, pane.paneId)
-        .then((state) => void (dead = state.dead), () => {})
+        .then((state) => void (dead = state.dead && !(state.gone && deps.ends)), () => {}) // removed: PANE_GONE
         .finally(() => ticking = null);
     }
-    if (dead) {
-      await settled(typed);
+    if (ended.end && ended.end.kind !== "exited") throw ended.end.error; // removed, or tmux ended
+    if (dead || ended.end) {
+      await (ended.end ? drained(typed) : settled(typed));
       return {
         outcome: "exited",
-        exitCode: await deadPaneStatus(deps.tmux, pane.paneId),
+        exitCode: ended.end?.kind === "exited" ? ended.end.exitCode : await deadPaneStatus(deps.tmux, pane.paneId),
         lastLines: typed.scanner.startEnd === null ? [] : tail(typed.received),
         elapsedMs: elapsed(),
       };
@@ -106,7 +125,7 @@ export async function awaitReady(
     const wait = Math.min(nextTick, deadline, nextProgress, scanner.startEnd !== null ? askAt : Infinity) - now;
     const answered = asked === null ? new Promise<void>(() => {}) : asked.then(() => {});
     await wakeOn(
-      Promise.race([typed.changed(), answered, ticking ?? new Promise<void>(() => {})]),
+      Promise.race([typed.changed(), answered, ended.seen, ticking ?? new Promise<void>(() => {})]),
       wait,
       options.signal,
     );

@@ -21,6 +21,7 @@ import { stateResult } from "../results.ts";
 import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
 import { logSize } from "../../engine/output/mod.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
+import { exitFields, PANE_END_ERRORS, PANE_EXIT_RESULT, paneExitFields } from "../pane_end.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -69,11 +70,12 @@ export const watchTools = [
       match: "the matched text",
       from: "output (new output) or screen (since: screen)",
       timed_out: "no match within the timeout (matched false)",
-      last_lines: "on a timeout: the last 20 non-blank lines shown",
-      elapsed_ms: "time until the match or the timeout",
+      ...PANE_EXIT_RESULT,
+      last_lines: "on a timeout or exit: the last 20 non-blank lines shown",
+      elapsed_ms: "time until the match, the exit or the timeout",
       timeout_ms: "the timeout used, when the request was clamped",
     },
-    errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile" },
+    errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile", ...PANE_END_ERRORS },
     async handler(args, ctx) {
       const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
       const pane = await ctx.pane(args.pane_id);
@@ -95,6 +97,7 @@ export const watchTools = [
       if (end.kind === "done") {
         return { ...base, matched: true, line: end.value.line, match: end.value.match, from: end.value.from };
       }
+      if (end.kind === "exited") return { ...base, matched: false, ...exitFields(end.exit), last_lines: lastLines };
       return { ...base, matched: false, timed_out: true, last_lines: lastLines };
     },
   }),
@@ -155,9 +158,12 @@ export const watchTools = [
       timeout_ms: "the timeout used, when the request was clamped",
       output: "new output since the call began (last 200 lines / 16,000 characters)",
       output_truncated: "older output lines were dropped",
-      state: "the pane state at the end (as pane_state; pane_gone when the pane no longer exists)",
+      state: "the pane state at the end (as pane_state)",
+      signal: "with exit, when the pane's program was killed by a signal: its number",
+      pane_dead: "with exit: the pane's own program ended (the pane stays, dead)",
+      last_lines: "with pane_dead: the last 20 non-blank lines the pane shows",
     },
-    errors: { INVALID_ARGUMENT: "a trigger is malformed or its pattern cannot be compiled" },
+    errors: { INVALID_ARGUMENT: "a trigger is malformed or its pattern cannot be compiled", ...PANE_END_ERRORS },
     async handler(args, ctx) {
       const triggers = await parseTriggers(
         args.triggers ?? DEFAULT_TRIGGERS,
@@ -186,6 +192,7 @@ export const watchTools = [
         output: result.output,
         output_truncated: result.outputTruncated,
         state: { ...stateResult(result.state), ...(result.state.gone ? { pane_gone: true } : {}) },
+        ...paneExitFields(result.paneExit),
       };
     },
   }),
@@ -214,7 +221,6 @@ export const watchTools = [
     },
     errors: {
       INVALID_ARGUMENT: "neither or both of pane_id and cursor, a malformed cursor, or the pane was respawned",
-      PANE_DEAD: "the cursor's pane has exited (capture_pane still reads it)",
     },
     async handler(args, ctx) {
       if ((args.pane_id === undefined) === (args.cursor === undefined)) {
@@ -261,11 +267,15 @@ export const watchTools = [
       waiting_for_more: "the REPL shows its continuation prompt: it wants the rest of the input",
       hint: "with waiting_for_more: what to do next",
       timed_out: "no prompt within the timeout",
+      outcome: "exited: the REPL's pane died during the turn (with exit_code, signal, pane_dead, last_lines)",
+      ...PANE_EXIT_RESULT,
+      last_lines: "with outcome exited: the last 20 non-blank lines the pane shows",
       elapsed_ms: "time until the prompt",
     },
     errors: {
       INVALID_ARGUMENT: "`prompt` is not a pattern the engine can compile",
       PANE_DEAD: "the pane's process has exited",
+      ...PANE_END_ERRORS,
     },
     async handler(args, ctx) {
       const prompt = await ctx.app.patterns.compile(args.prompt, { what: "prompt regex" });
@@ -308,6 +318,9 @@ export const watchTools = [
           }
           : {}),
         ...(turn.end.kind === "timeout" ? { timed_out: true } : {}),
+        ...(turn.end.kind === "exited"
+          ? { outcome: "exited", ...exitFields(turn.end.exit), last_lines: turn.lastLines ?? [] }
+          : {}),
         elapsed_ms: turn.end.elapsedMs,
       };
     },
