@@ -9,7 +9,7 @@ import { paneExitFields } from "./pane_end.ts";
 
 /** Input a tool sends, then waits on: watch_pane's triggers, from before the keys were sent. */
 export const waitArg = z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(
-  "wait after sending, as watch_pane triggers (shell, input, pattern:RE…)",
+  "watch_pane triggers to wait for (shell, input, pattern:RE…); the pane's exit ends it",
 );
 export const waitTimeoutArg = z.number().int().min(0).optional().describe("with wait; default 30000");
 

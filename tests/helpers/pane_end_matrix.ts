@@ -50,7 +50,10 @@ export async function armWaits(server: TestServer, exits: boolean, host?: string
   const cursor = (await server.call<{ cursor: string }>("capture_since", { pane_id: shell })).cursor;
   const waits: InFlight[] = [];
   const start = (wait: string, pane: string, tool: string, args: Record<string, unknown>) => {
-    const done = server.raw(tool, { timeout_ms: WAIT_MS, ...args }).then((r) => ({ ...r, at: performance.now() }));
+    const done = server.raw(tool, { timeout_ms: WAIT_MS, ...args }).then(
+      (r) => ({ ...r, at: performance.now() }),
+      (error) => ({ text: `no answer: ${error}`, isError: true, at: performance.now() }), // never left unhandled
+    );
     waits.push({ wait, pane, done });
   };
   start("wait_for_text", shell, "wait_for_text", { pane_id: shell, pattern: "never-matches" });

@@ -48,9 +48,9 @@ export const watchTools = [
     name: "wait_for_text",
     title: "Wait for text",
     description:
-      "Wait until a line of NEW output contains `pattern` (text already shown, or the echo of a just-typed " +
-      'command, never matches; since:"screen" also matches the visible screen; `cursor` starts at a ' +
-      "send_keys/capture_since cursor). A timeout returns matched:false.",
+      "Wait until a line of NEW output contains `pattern` (never text already shown or a just-typed command's " +
+      'echo; since:"screen" adds the visible screen; `cursor` starts at a send_keys/capture_since cursor). ' +
+      "A timeout returns matched:false; the pane's exit ends it at once (trigger exit).",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -105,8 +105,8 @@ export const watchTools = [
   defineTool({
     name: "pane_state",
     title: "Pane state",
-    description: "The pane's process from the OS: pid, foreground process (pid, command), alive/exit_code, " +
-      "waiting_for_input (true/false, null when the OS cannot tell; see reason).",
+    description: "The pane's process from the OS: pid, foreground process, alive/exit_code, " +
+      "waiting_for_input (null: the OS cannot tell; see reason).",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -134,7 +134,7 @@ export const watchTools = [
     name: "watch_pane",
     title: "Watch pane",
     description: "Wait for the first of several triggers: exit, shell (back at prompt), input (process reads the " +
-      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX (RE2). Returns the trigger, new output, pane state.",
+      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX (RE2); the pane's exit always ends it.",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -201,7 +201,7 @@ export const watchTools = [
     name: "capture_since",
     title: "Capture since",
     description: "Incremental read: with pane_id, the visible screen and a cursor; with that cursor, only lines " +
-      "written since, plus a new cursor. `pending` is the unfinished last line; lines_missed says history was lost.",
+      "written since (also after the pane exited), plus a new cursor.",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -246,8 +246,8 @@ export const watchTools = [
     name: "run_in_repl",
     title: "Run in REPL",
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
-      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole, an open block ended with the empty line it needs; " +
-      "waiting_for_more: the REPL still wants input.",
+      "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole (an open block gets its empty line); " +
+      "waiting_for_more: the REPL still wants input; outcome exited: it ended.",
     profile: "agent",
     group: "watch",
     tier: "mutating",
