@@ -208,6 +208,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     async close() {
       try {
         channels.close();
+        paneEnds.close();
+        for (const services of remotes.values()) services.paneEnds.close();
         await buffers.close();
         paneSet.close();
         // Session owners first, over one-shot calls (and their remote panes while the links are up); then the hub.

@@ -36,17 +36,16 @@ export async function armWaits(server: TestServer, exits: boolean, host?: string
     : "import time; time.sleep(600)";
   // Each shell is at its prompt and python shows its own before anything is typed.
   await Promise.all(
-    [shell, paster, exec].map((pane_id) =>
-      server.call("wait_for_text", { pane_id, pattern: "\\$ $", regex: true, since: "screen", timeout_ms: 20_000 })
-    ),
+    [shell, paster, exec].map((pane_id) => server.call("execute_command", { pane_id, command: "true" })),
   );
-  await server.call("wait_for_text", {
+  const prompt = await server.call<{ matched: boolean }>("wait_for_text", {
     pane_id: repl,
     pattern: "^>>> $",
     regex: true,
     since: "screen",
     timeout_ms: 20_000,
   });
+  if (!prompt.matched) throw new Error("python3 showed no prompt");
   const cursor = (await server.call<{ cursor: string }>("capture_since", { pane_id: shell })).cursor;
   const waits: InFlight[] = [];
   const start = (wait: string, pane: string, tool: string, args: Record<string, unknown>) => {

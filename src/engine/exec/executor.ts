@@ -149,13 +149,14 @@ export class Executor {
   ): Promise<"done" | "timeout" | "aborted" | "shell_gone"> {
     const ended = watchEnd(this.ends, pane);
     try {
-      return await this.#follow(typed, started, options, ended);
+      return await this.#follow(pane, typed, started, options, ended);
     } finally {
       ended.stop();
     }
   }
 
   async #follow(
+    pane: PaneInfo,
     typed: Typed,
     started: number,
     options: ExecOptions,
@@ -174,7 +175,7 @@ export class Executor {
       if (ended.end) {
         // The pane was removed or tmux ended: PANE_GONE / TMUX_UNAVAILABLE. Its shell exited: as `exit` does.
         if (ended.end.kind !== "exited") throw ended.end.error;
-        await drained(typed);
+        await drained(typed, pane);
         if (typed.scanner.end) return "done";
         return "shell_gone";
       }

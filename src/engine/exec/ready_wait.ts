@@ -92,7 +92,7 @@ async function follow(
     }
     if (ended.end && ended.end.kind !== "exited") throw ended.end.error; // removed, or tmux ended
     if (dead || ended.end) {
-      await (ended.end ? drained(typed) : settled(typed));
+      await (ended.end ? drained(typed, pane) : settled(typed));
       return {
         outcome: "exited",
         exitCode: ended.end?.kind === "exited" ? ended.end.exitCode : await deadPaneStatus(deps.tmux, pane.paneId),

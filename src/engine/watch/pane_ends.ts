@@ -92,6 +92,11 @@ export class PaneEnds {
     return this.#watchers.size;
   }
 
+  /** At shutdown: the hooks are removed and the waiter ended (waits still running end with the server). */
+  close(): void {
+    for (const watcher of [...this.#watchers]) this.#drop(watcher);
+  }
+
   #drop(watcher: Watcher): void {
     if (!this.#watchers.delete(watcher)) return;
     const id = watcher.pane.paneId;
