@@ -46,7 +46,7 @@ Deno.test("every wait ends within 2 s with PANE_GONE when its pane is killed by 
     assertQuick(results, WITHIN_MS);
     for (const r of results) {
       assert.equal(r.isError, true, `${r.wait}: ${r.text}`);
-      const who = outside ? /closed outside this server/ : /a kill_pane call of this server removed it/;
+      const who = outside ? /closed outside tmuxwright/ : /a kill_pane call of this server removed it/;
       assert.match(r.text, /^PANE_GONE: Pane %\d+ is gone while the call waited on it: /, `${r.wait}: ${r.text}`);
       assert.match(r.text, who, `${r.wait}: ${r.text}`);
     }
@@ -98,4 +98,25 @@ Deno.test("every wait ends within 2 s of its pane's program exiting: trigger exi
   });
   assert.deepEqual([watched.trigger, watched.exit_code, watched.already], ["exit", 3, true], JSON.stringify(watched));
   await until(() => server.call<{ alive: boolean }>("pane_state", { pane_id: shell }), (s) => !s.alive);
+});
+
+Deno.test("PANE_GONE names another tmuxwright server whose kill_pane removed the pane", async () => {
+  await using server = await TestServer.start();
+  const { pane_id } = await server.call<{ pane_id: string }>("create_pane", {});
+  await server.call("execute_command", { pane_id, command: "true" });
+  const waiting = server.raw("wait_for_text", { pane_id, pattern: "never-matches", timeout_ms: 30_000 });
+  const other = await TestServer.start({ dir: server.dir, args: ["--safety", "destructive"] });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await other.call("kill_pane", { pane_id });
+    const at = performance.now();
+    const result = await waiting;
+    assert.ok(performance.now() - at < WITHIN_MS, result.text);
+    assert.match(
+      result.text,
+      /^PANE_GONE: Pane %\d+ is gone while the call waited on it: a kill_pane call of another tmuxwright server \(process \d+\) removed it/,
+    );
+  } finally {
+    await other.close(false);
+  }
 });

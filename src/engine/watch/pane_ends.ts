@@ -4,6 +4,7 @@ import { unreachable } from "../../tmux/ssh.ts";
 import { ToolError, toToolError } from "../errors.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { EndSignals } from "./end_signals.ts";
+import { Removals } from "./removals.ts";
 
 /** The pane's program exited: its status (128+N after signal N), the signal, and whether it had before the wait. */
 export interface PaneExit {
@@ -18,7 +19,7 @@ export type PaneEnd =
   | { kind: "gone" | "unreachable"; error: ToolError; already: boolean };
 
 /** What a check found, before it is known whether it held when the wait began. */
-type Found = { kind: "exited"; exitCode: number | null; signal: number | null } | { kind: "gone"; error: ToolError };
+type Found = { kind: "exited"; exitCode: number | null; signal: number | null } | { kind: "gone" };
 
 /** Notifications after which a watched pane may be gone or dead: each prompts one check. */
 const CHECK_ON = new Set([
@@ -33,7 +34,6 @@ const CHECK_ON = new Set([
 ]);
 /** tmux can mark a pane dead a moment before it has reaped the process and knows the status. */
 const UNREAPED_MS = 500;
-const REMEMBERED_REMOVALS = 64;
 const FORMAT = "#{pane_id}\x1f#{pane_dead}\x1f#{pane_dead_status}\x1f#{pane_dead_signal}";
 
 interface Watcher {
@@ -54,13 +54,15 @@ interface Watcher {
  */
 export class PaneEnds {
   readonly #watchers = new Set<Watcher>();
-  readonly #removals = new Map<string, string>();
   readonly #unreaped = new Map<string, number>();
   readonly #signals: EndSignals;
   #checking = false;
   #again = false;
 
+  readonly #removals: Removals;
+
   constructor(private readonly tmux: TmuxServer) {
+    this.#removals = new Removals(tmux);
     this.#signals = new EndSignals(tmux, () => this.#requestCheck());
     tmux.onNotification((name) => CHECK_ON.has(name) && this.#requestCheck());
     tmux.onStatus((status) => status.kind === "lost" && void this.#lost(status.reason));
@@ -75,16 +77,9 @@ export class PaneEnds {
     return () => this.#drop(watcher);
   }
 
-  /** Records that a call of this server is about to remove these panes, windows or sessions. */
-  removing(ids: readonly string[], by: string): void {
-    for (const id of ids) {
-      this.#removals.delete(id);
-      this.#removals.set(id, by);
-    }
-    for (const id of this.#removals.keys()) {
-      if (this.#removals.size <= REMEMBERED_REMOVALS) break;
-      this.#removals.delete(id);
-    }
+  /** Records that a call of this server (`tool`) is about to remove these panes, windows or sessions. */
+  removing(ids: readonly string[], tool: string): Promise<void> {
+    return this.#removals.removing(ids, tool);
   }
 
   /** Waits being watched now (for tests and diagnostics). */
@@ -138,15 +133,20 @@ export class PaneEnds {
       await this.tmux.pipeline(ids.map((id) => ["display-message", "-p", "-t", id, FORMAT])),
     );
     let nudge = false;
-    ids.forEach((id, i) => {
-      const end = this.#endOf(id, replies[i]);
-      if (end === "unreaped") nudge = true;
+    for (const [i, id] of ids.entries()) {
+      const found = this.#endOf(id, replies[i]);
+      if (found === "unreaped") nudge = true;
+      const end = found === null || found === "unreaped"
+        ? null
+        : found.kind === "gone"
+        ? { kind: "gone" as const, error: await this.#goneError(id) }
+        : found;
       for (const watcher of watchers) {
         if (watcher.pane.paneId !== id) continue;
-        if (end !== null && end !== "unreaped") this.#end(watcher, { ...end, already: !watcher.checked });
+        if (end !== null) this.#end(watcher, { ...end, already: !watcher.checked });
         else watcher.checked = true;
       }
-    });
+    }
     if (!nudge) return;
     // A missed SIGCHLD can leave the process unreaped: a no-op job makes tmux reap every exited child.
     await this.tmux.oneShot("run-shell", ":").catch(() => {});
@@ -160,11 +160,11 @@ export class PaneEnds {
   ): Found | "unreaped" | null {
     if (reply.status === "rejected") {
       const gone = (reply.reason as { kind?: string }).kind === "target_gone";
-      return gone ? { kind: "gone", error: this.#goneError(id) } : null;
+      return gone ? { kind: "gone" } : null;
     }
     // tmux 3.3a answers for a pane that no longer exists with empty fields and exit 0.
     const [paneId, dead, status, signal] = (reply.value[0] ?? "").split("\x1f");
-    if (paneId !== id) return { kind: "gone", error: this.#goneError(id) };
+    if (paneId !== id) return { kind: "gone" };
     if (dead !== "1") return null;
     const code = /^\d+$/.test(status ?? "") ? Number(status) : null;
     const sig = /^\d+$/.test(signal ?? "") ? Number(signal) : null;
@@ -176,15 +176,12 @@ export class PaneEnds {
     return { kind: "exited", exitCode: code ?? (sig === null ? null : 128 + sig), signal: sig };
   }
 
-  #goneError(paneId: string): ToolError {
+  async #goneError(paneId: string): Promise<ToolError> {
     const pane = [...this.#watchers].find((w) => w.pane.paneId === paneId)?.pane;
-    const by = [paneId, pane?.windowId, pane?.sessionId].map((id) => id && this.#removals.get(id)).find(Boolean);
-    const who = by
-      ? `${by} of this server removed it`
-      : "it was closed outside this server (killed, or its program exited)";
+    const ids = [paneId, pane?.windowId, pane?.sessionId].filter((id): id is string => id !== undefined);
     return new ToolError(
       "PANE_GONE",
-      `Pane ${paneId} is gone while the call waited on it: ${who}`,
+      `Pane ${paneId} is gone while the call waited on it: ${await this.#removals.who(ids)}`,
       pane?.logPath
         ? `Its output stays readable: read_logs pane_id=${paneId}.`
         : "list_panes shows the panes that remain.",
