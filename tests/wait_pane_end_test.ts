@@ -75,7 +75,11 @@ Deno.test("every wait ends within 2 s of its pane's program exiting: trigger exi
   assert.deepEqual([by.run_in_repl.outcome, by.run_in_repl.exit_code, by.run_in_repl.pane_dead], ["exited", 3, true]);
   assert.ok(by.run_in_repl.last_lines.includes("last-words"), JSON.stringify(by.run_in_repl));
   const started = by["start_process ready"];
-  assert.deepEqual([started.outcome, started.exit_code], ["exited", 3], JSON.stringify(started));
+  assert.deepEqual(
+    [started.outcome, started.exit_code, started.pane_dead],
+    ["exited", 3, true],
+    JSON.stringify(started),
+  );
   assert.ok(started.last_lines.includes("last-words"), JSON.stringify(started));
 
   // Nothing lost: the cursor taken before still reads what the pane wrote before it ended.

@@ -28,6 +28,8 @@ export interface StartResult {
   matchedLine?: string;
   exitCode?: number | null;
   lastLines?: string[];
+  /** The pane's own program ended too (see ReadyResult). */
+  paneExit?: { signal: number | null };
   elapsedMs: number;
 }
 

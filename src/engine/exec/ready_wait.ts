@@ -14,6 +14,8 @@ export interface ReadyResult {
   matchedLine?: string;
   exitCode?: number | null;
   lastLines?: string[];
+  /** The pane's own program ended (exited: the shell the command ran in is gone), with the signal if one ended it. */
+  paneExit?: { signal: number | null };
   elapsedMs: number;
 }
 
@@ -97,6 +99,7 @@ async function follow(
         outcome: "exited",
         exitCode: ended.end?.kind === "exited" ? ended.end.exitCode : await deadPaneStatus(deps.tmux, pane.paneId),
         lastLines: typed.scanner.startEnd === null ? [] : tail(typed.received),
+        paneExit: { signal: ended.end?.kind === "exited" ? ended.end.signal : null },
         elapsedMs: elapsed(),
       };
     }
