@@ -14,7 +14,8 @@ export const PANE_EXIT_RESULT = {
 
 export const PANE_END_ERRORS = {
   PANE_GONE: "the pane was removed during the wait (the message says by whom)",
-  TMUX_UNAVAILABLE: "the tmux server ended during the wait; the next call reconnects",
+  TMUX_UNAVAILABLE:
+    "tmux is missing or its server cannot be reached, or it ended during the wait (the next call reconnects)",
 };
 
 export function exitFields(exit: PaneExit): Record<string, unknown> {

@@ -10,7 +10,7 @@ import { ToolError } from "../../engine/errors.ts";
 import { SIGNALS } from "../../engine/exec/mod.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
 import type { Budget } from "../../engine/output/mod.ts";
-import { paneExitFields } from "../pane_end.ts";
+import { PANE_END_ERRORS, paneExitFields } from "../pane_end.ts";
 
 /** A process's last lines within the budget; the marker names the call that returns them all. */
 function lastLinesFields(pane: PaneInfo, lines: string[], budget: Budget): Record<string, unknown> {
@@ -82,6 +82,7 @@ export const execTools = [
     errors: {
       PANE_BUSY: "the pane runs a program, not a shell at its prompt",
       PANE_DEAD: "the pane's process has exited",
+      ...PANE_END_ERRORS,
     },
     async handler(args, ctx) {
       await checkCwd(args.cwd);
@@ -145,6 +146,7 @@ export const execTools = [
       INVALID_ARGUMENT: "`ready` is not a pattern the engine can compile, or both name and pane_id",
       NAME_IN_USE: "`name` is taken by another pane",
       PANE_BUSY: "pane_id runs a program, not a shell at its prompt",
+      ...PANE_END_ERRORS,
     },
     async handler(args, ctx) {
       checkName(args.name);
