@@ -1,8 +1,8 @@
 /**
  * How soon a wait in flight ends once its pane can no longer answer: wait_for_text (30 s asked)
  * on a pane killed from outside (`tmux kill-pane`), and on a pane whose program exits (its
- * `sleep` is ended, then `sh` exits with 3). Times run from the event (the tmux client or pkill
- * started) to the answer. Prints the median and worst of N runs.
+ * `sleep` is ended, then `sh` exits with 3). Times run from the event (the tmux client started, or
+ * the signal sent) to the answer. Prints the median and worst of N runs.
  *
  *   deno run -A scripts/bench_pane_end.ts [--runs 10]
  */
@@ -25,10 +25,12 @@ for (let i = 0; i < runs; i++) {
       .then(() => performance.now());
     await new Promise((resolve) => setTimeout(resolve, 300));
     const pid = (await server.tmux("display-message", "-p", "-t", pane_id, "#{pane_pid}")).stdout.trim();
+    // The pane's program is `sh -c 'sleep 600; exit 3'`: ending its sleep makes it exit with 3.
+    const found = await new Deno.Command("pgrep", { args: ["-P", pid, "sleep"], stdout: "piped" }).output();
+    const sleeper = Number(new TextDecoder().decode(found.stdout).trim());
     const at = performance.now();
     if (how === "kill") await server.tmux("kill-pane", "-t", pane_id);
-    // The pane's program is `sh -c 'sleep 600; exit 3'`: ending its sleep makes it exit with 3.
-    else await new Deno.Command("pkill", { args: ["-P", pid, "sleep"] }).output();
+    else Deno.kill(sleeper, "SIGTERM");
     (how === "kill" ? killed : exited).push((await waiting) - at);
   }
 }

@@ -53,14 +53,19 @@ export class EndSignals {
     const left = (this.#windows.get(windowId) ?? 1) - 1;
     if (left > 0) this.#windows.set(windowId, left);
     else this.#windows.delete(windowId);
-    if (this.#panes.size === 0) {
-      this.#waiter?.kill();
-      this.#waiter = null;
-    }
     if (!this.tmux.connected) return; // a dead server has no hooks left; never reconnect for this
     const commands = PANE_HOOKS.map((hook) => ["set-hook", "-u", "-p", "-t", paneId, this.#hook(hook)]);
     if (left <= 0) commands.push(["set-hook", "-u", "-w", "-t", windowId, this.#hook(WINDOW_HOOK)]);
     this.tmux.pipeline(commands).then((replies) => Promise.allSettled(replies), () => {});
+  }
+
+  /**
+   * Ends the waiter (at shutdown only: tmux keeps a killed client's waiter, which would take a
+   * later signal meant for the next one; a waiter left running ends at the next signal instead).
+   */
+  close(): void {
+    this.#waiter?.kill();
+    this.#waiter = null;
   }
 
   #hook(name: string): string {

@@ -90,6 +90,7 @@ export class PaneEnds {
   /** At shutdown: the hooks are removed and the waiter ended (waits still running end with the server). */
   close(): void {
     for (const watcher of [...this.#watchers]) this.#drop(watcher);
+    this.#signals.close();
   }
 
   #drop(watcher: Watcher): void {
