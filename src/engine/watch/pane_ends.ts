@@ -34,6 +34,12 @@ const CHECK_ON = new Set([
 ]);
 /** tmux can mark a pane dead a moment before it has reaped the process and knows the status. */
 const UNREAPED_MS = 500;
+/**
+ * Where tmux gives no event: a program's exit on a host link (no hooks there), or a process tmux
+ * 3.3a has not reaped (it marks the pane dead, but `pane-died` waits for the reap, which can wait
+ * for the next SIGCHLD of any child). A check this often, while waits run, is the backstop.
+ */
+const BACKSTOP_MS = 1000;
 const FORMAT = "#{pane_id}\x1f#{pane_dead}\x1f#{pane_dead_status}\x1f#{pane_dead_signal}";
 
 interface Watcher {
@@ -47,15 +53,16 @@ interface Watcher {
  * The engine's one source of "this pane can no longer answer", one per tmux server (host link).
  * Every wait subscribes while it runs. Driven by events: the control connection's notifications
  * (a window closed, a layout changed), the hooks of EndSignals (a program exited), the loss of the
- * connection; each event costs one pipelined `display-message` per watched pane, nothing runs
- * while nothing happens. A lost connection ends every wait at once: TMUX_UNAVAILABLE when the
- * tmux server is gone (nothing here reconnects: that would start a new one), HOST_UNREACHABLE
- * for a host link.
+ * connection; each event costs one pipelined `display-message` per watched pane. While waits run,
+ * a check once a second is the backstop where tmux gives no event (BACKSTOP_MS). A lost
+ * connection ends every wait at once: TMUX_UNAVAILABLE when the tmux server is gone (nothing here
+ * reconnects: that would start a new one), HOST_UNREACHABLE for a host link.
  */
 export class PaneEnds {
   readonly #watchers = new Set<Watcher>();
   readonly #unreaped = new Map<string, number>();
   readonly #signals: EndSignals;
+  #backstop: ReturnType<typeof setInterval> | undefined;
   #checking = false;
   #again = false;
 
@@ -72,6 +79,8 @@ export class PaneEnds {
   watch(pane: PaneInfo, onEnd: (end: PaneEnd) => void): () => void {
     const watcher: Watcher = { pane, onEnd, checked: false };
     this.#watchers.add(watcher);
+    this.#backstop ??= setInterval(() => this.#requestCheck(), BACKSTOP_MS);
+    Deno.unrefTimer(this.#backstop);
     // Hooks first, then the first check: an end between the two is seen by one or the other.
     this.#signals.add(pane).catch(() => {}).finally(() => this.#requestCheck());
     return () => this.#drop(watcher);
@@ -95,6 +104,10 @@ export class PaneEnds {
 
   #drop(watcher: Watcher): void {
     if (!this.#watchers.delete(watcher)) return;
+    if (this.#watchers.size === 0) {
+      clearInterval(this.#backstop);
+      this.#backstop = undefined;
+    }
     const id = watcher.pane.paneId;
     if ([...this.#watchers].some((w) => w.pane.paneId === id)) return;
     this.#signals.remove(id);
