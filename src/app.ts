@@ -8,7 +8,7 @@ import { PaneSetWatcher, Paster, Workspace, WorkspaceOwner } from "./engine/pane
 import { newInstanceId, sessionGuardPath } from "./engine/workspaces/mod.ts";
 import { logDir, OutputSpool, PaneOutput, RemoteLogs } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
-import { ProcReader } from "./engine/watch/mod.ts";
+import { PaneEnds, ProcReader } from "./engine/watch/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
 import { BufferRegistry } from "./engine/buffers/mod.ts";
 import { Channels } from "./engine/channels/mod.ts";
@@ -38,6 +38,8 @@ export interface HostServices {
   readonly paster: Paster;
   readonly buffers: BufferRegistry;
   readonly display: DisplayPanes;
+  /** When a pane of this host can no longer answer: every wait ends then. */
+  readonly paneEnds: PaneEnds;
 }
 
 export interface App extends HostServices {
@@ -127,7 +129,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const spool = new OutputSpool();
   const proc = new ProcReader(tmux, config.stateDir);
-  const executor = new Executor(tmux, output, config.stateDir, spool, proc, gate);
+  const paneEnds = new PaneEnds(tmux);
+  const executor = new Executor(tmux, output, config.stateDir, spool, proc, gate, paneEnds);
   const buffers = new BufferRegistry(tmux, config.pid);
   const channels = new Channels(tmux);
   const hosts: HostRegistry = new HostRegistry(tmux, {
@@ -158,6 +161,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     paster: new Paster(tmux, config.pid),
     buffers,
     display: new DisplayPanes(tmux),
+    paneEnds,
   };
   type RemoteServices = HostServices & { logs: RemoteLogs; shells: RemoteShells };
   const remotes = new Map<string, RemoteServices>();
@@ -167,7 +171,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
       const link = hosts.link(name); // HOST_NOT_CONFIGURED for anything else
       const hostOutput = new PaneOutput(link, logDir(config.stateDir));
       const hostProc = new ProcReader(link, config.stateDir);
-      const hostExecutor = new Executor(link, hostOutput, config.stateDir, spool, hostProc, gate);
+      const hostEnds = new PaneEnds(link);
+      const hostExecutor = new Executor(link, hostOutput, config.stateDir, spool, hostProc, gate, hostEnds);
       services = {
         tmux: link,
         output: hostOutput,
@@ -178,6 +183,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         paster: new Paster(link, config.pid),
         buffers: new BufferRegistry(link, config.pid),
         display: new DisplayPanes(link),
+        paneEnds: hostEnds,
         logs: new RemoteLogs(link, { maxBytes: config.logMaxBytes, keep: config.logKeep }),
         shells: new RemoteShells(link),
       };
@@ -211,6 +217,8 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     async close() {
       try {
         channels.close();
+        paneEnds.close();
+        for (const services of remotes.values()) services.paneEnds.close();
         await buffers.close();
         paneSet.close();
         // Session owners first, over one-shot calls (and their remote panes while the links are up); then the hub.

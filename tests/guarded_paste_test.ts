@@ -52,3 +52,31 @@ Deno.test("paste_text into an exited pane is an error, and tmux keeps running", 
   assert.match(await s.callError("paste_text", { pane_id: pane.pane_id, text: "x" }), /^PANE_DEAD: /);
   assert.equal((await s.tmux("list-sessions")).code, 0);
 });
+
+// A host link runs if-shell on its control connection: its branch gets a reply block of its own.
+Deno.test("if-shell on a control connection: one answer from both of its blocks, later replies stay in step", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twp" });
+  const socket = `${dir}/s`;
+  await tmuxAt(socket, "-f", "/dev/null", "new-session", "-d", "-s", "hub", "cat");
+  const live = (await tmuxAt(socket, "display-message", "-p", "-t", "hub", "#{pane_id}")).stdout.trim();
+  const tmux = new TmuxServer(["-S", socket], () => Promise.resolve("hub"));
+  try {
+    const branch = (
+      cond: string,
+    ) => ["if-shell", "-F", "-t", live, cond, "display-message -p yes", "display-message -p no"];
+    const replies = await tmux.batch([branch("1"), ["display-message", "-p", "next"], branch("0"), [
+      "display-message",
+      "-p",
+      "last",
+    ]]);
+    assert.deepEqual(replies, [["yes"], ["next"], ["no"], ["last"]]);
+    // With one branch, whether a second block comes depends on the condition: refused, nothing queued.
+    const oneBranch = ["if-shell", "-F", "-t", live, "0", "display-message -p yes"];
+    await assert.rejects(tmux.pipeline([oneBranch]), RangeError);
+    assert.deepEqual(await tmux.run("display-message", "-p", "after"), ["after"]);
+  } finally {
+    await tmux.close();
+    await tmuxAt(socket, "kill-server");
+    await Deno.remove(dir, { recursive: true });
+  }
+});

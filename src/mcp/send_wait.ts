@@ -6,10 +6,11 @@ import type { ToolContext } from "./context.ts";
 import { budgetFields, budgetFrom, callText, fitShown } from "./budget.ts";
 import { stateResult } from "./results.ts";
 import { inputFields } from "./question.ts";
+import { paneExitFields } from "./pane_end.ts";
 
 /** Input a tool sends, then waits on: watch_pane's triggers, from before the keys were sent. */
 export const waitArg = z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(
-  "wait after sending, as watch_pane triggers (shell, input, pattern:RE…)",
+  "watch_pane triggers to wait for (shell, input, pattern:RE…); the pane's exit ends it",
 );
 export const waitTimeoutArg = z.number().int().min(0).optional().describe("with wait; default 30000");
 
@@ -23,6 +24,9 @@ export const SEND_WAIT_RESULT = {
   state: "with wait, on a timeout: the pane state (as pane_state)",
   outcome: "with wait: input when a program waits for the terminal (also ends a shell wait)",
   pane_state: "with outcome input: {command, kind, waiting_for_input}",
+  signal: "with wait, trigger exit, when a signal ended the pane's program: its number",
+  pane_dead: "with wait, trigger exit: the pane's own program ended (the pane stays, dead)",
+  last_lines: "with pane_dead: the last 20 non-blank lines the pane shows",
 };
 
 /**
@@ -73,5 +77,7 @@ export async function sendAndWait(
     ...budgetFields(shown.facts),
     ...(result.trigger === "timeout" ? { state: stateResult(result.state) } : {}),
     ...(result.trigger === "input" ? await inputFields(ctx, pane, result.state.proc) : {}),
+    ...(result.already ? { already: true } : {}),
+    ...paneExitFields(result.paneExit),
   };
 }

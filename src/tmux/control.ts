@@ -3,6 +3,7 @@ import { classifyTmuxError, TmuxError } from "./errors.ts";
 import { ControlParser, type Reply } from "./control_parser.ts";
 import { UTF8 } from "./oneshot.ts";
 import { modeExitBefore } from "./key_guard.ts";
+import { replyBlocks } from "./reply_blocks.ts";
 
 export interface ControlHandlers {
   notification?(name: string, args: string): void;
@@ -177,6 +178,7 @@ export class ControlClient {
   ): Promise<string[]>[] {
     if (commands.length === 0) return []; // nothing to write: an empty line would detach the client
     const lines = commands.map(commandLine);
+    const blocks = commands.map(replyBlocks); // before anything is queued: a refusal leaves no trace
     if (this.#closedReason !== null) {
       const reason = this.#closedReason;
       return lines.map((line) =>
@@ -193,6 +195,19 @@ export class ControlClient {
         this.#pending.push({ line: written.at(-1)!, sentAt, resolve: () => {}, reject: () => {} });
       }
       const { promise, resolve, reject } = Promise.withResolvers<string[]>();
+      if (blocks[i] === 2) {
+        // if-shell: its own (empty) block, then its branch's, which never comes when if-shell failed.
+        let first: string[] = [];
+        const both = (lines: string[]) => resolve([...first, ...lines]);
+        const branch: Pending = { line, sentAt, resolve: both, reject, onReply: onReply[i] };
+        const fail = (error: Error) => {
+          if (this.#pending[0] === branch) this.#pending.shift();
+          reject(error);
+        };
+        this.#pending.push({ line, sentAt, resolve: (lines) => void (first = lines), reject: fail }, branch);
+        written.push(line);
+        return promise;
+      }
       this.#pending.push({ line, sentAt, resolve, reject, onReply: onReply[i] });
       written.push(line);
       return promise;

@@ -7,7 +7,8 @@ const BUFFER = /^[A-Za-z0-9_.-]{1,64}$/;
  * `paste-buffer` into a pane whose process has exited crashes the whole tmux 3.3a server (and
  * every session on it). The check and the paste run as one `if-shell -F` in a separate tmux
  * process: tmux evaluates both in one pass of its command queue, so the pane cannot die in
- * between. (`if-shell` adds reply blocks, so it never runs on the shared control connection.)
+ * between. Locally it runs in its own process; a host link runs it on its control connection,
+ * which counts the reply block its branch adds (reply_blocks.ts).
  * Returns false, pasting nothing, when the pane is dead. The buffer is deleted once pasted unless `keep`.
  */
 export async function pasteBufferIfAlive(

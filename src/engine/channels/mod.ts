@@ -3,3 +3,4 @@
  * control connection; signals go over it (a signal does not block).
  */
 export { Channels, type ChannelWait } from "./channels.ts";
+export { ChannelProcess } from "./waiter.ts";

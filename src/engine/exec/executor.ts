@@ -15,6 +15,8 @@ import { type Typed, wakeOn } from "./typed.ts";
 import { InputProbe } from "./input_probe.ts";
 import { type Asker, assertNotAsking, describeAsker } from "./question.ts";
 import type { PolicyGate } from "../policy/mod.ts";
+import type { PaneEnds } from "../watch/mod.ts";
+import { drained, watchEnd } from "./pane_end_wait.ts";
 
 export { type Typed, wakeOn };
 
@@ -70,6 +72,8 @@ export class Executor {
     private readonly proc?: ProcReader,
     /** The command policy: every command is judged before anything is typed. */
     readonly gate?: PolicyGate,
+    /** When a pane can no longer answer (its shell exited, it was removed, tmux ended). */
+    readonly ends?: PaneEnds,
   ) {
     this.jobs = new JobTable(tmux);
     this.typist = new Typist(tmux, output, stateDir, proc);
@@ -114,7 +118,7 @@ export class Executor {
       ? new InputProbe(this.proc, typed, pane, { holdMs: QUESTION_HOLD_MS, shellReads: true })
       : null;
     try {
-      const outcome = await this.#await(typed, started, options, probe);
+      const outcome = await this.#await(pane, typed, started, options, probe);
       const durationMs = Math.round(performance.now() - started);
       const { scanner } = typed;
       const output = (start: number, end: number) =>
@@ -169,9 +173,26 @@ export class Executor {
   }
 
   async #await(
+    pane: PaneInfo,
     typed: Typed,
     started: number,
     options: ExecOptions,
+    probe: InputProbe | null,
+  ): Promise<"done" | "timeout" | "aborted" | "shell_gone" | "input"> {
+    const ended = watchEnd(this.ends, pane);
+    try {
+      return await this.#follow(pane, typed, started, options, ended, probe);
+    } finally {
+      ended.stop();
+    }
+  }
+
+  async #follow(
+    pane: PaneInfo,
+    typed: Typed,
+    started: number,
+    options: ExecOptions,
+    ended: ReturnType<typeof watchEnd>,
     probe: InputProbe | null,
   ): Promise<"done" | "timeout" | "aborted" | "shell_gone" | "input"> {
     const deadline = started + options.timeoutMs;
@@ -184,6 +205,13 @@ export class Executor {
       if (typed.scanner.end) return "done";
       if (options.signal?.aborted) return "aborted";
       if (gone) return "shell_gone";
+      if (ended.end) {
+        // The pane was removed or tmux ended: PANE_GONE / TMUX_UNAVAILABLE. Its shell exited: as `exit` does.
+        if (ended.end.kind !== "exited") throw ended.end.error;
+        await drained(typed, pane);
+        if (typed.scanner.end) return "done";
+        return "shell_gone";
+      }
       probe?.tick();
       if (probe?.waiting) return "input";
       const now = performance.now();
@@ -191,7 +219,7 @@ export class Executor {
       if (now >= nextTick && asking === null) {
         nextTick = now + TICK_MS;
         asking = foreground(this.tmux, typed.paneId)
-          .then((state) => void (gone = state.dead), () => {})
+          .then((state) => void (gone = state.dead && !(state.gone && this.ends)), () => {}) // removed: PANE_GONE
           .finally(() => asking = null);
       }
       if (now >= nextProgress) {
@@ -200,11 +228,8 @@ export class Executor {
       }
       const wake = Math.min(nextTick, deadline, nextProgress, probe?.nextAt ?? Infinity) - now;
       const answered = probe?.answered() ?? new Promise<void>(() => {});
-      await wakeOn(
-        Promise.race([typed.changed(), answered, asking ?? new Promise<void>(() => {})]),
-        wake,
-        options.signal,
-      );
+      const events = [typed.changed(), answered, ended.seen, asking ?? new Promise<void>(() => {})];
+      await wakeOn(Promise.race(events), wake, options.signal);
     }
   }
 

@@ -28,6 +28,8 @@ export interface StartResult {
   matchedLine?: string;
   exitCode?: number | null;
   lastLines?: string[];
+  /** The pane's own program ended too (see ReadyResult). */
+  paneExit?: { signal: number | null };
   elapsedMs: number;
 }
 
@@ -102,7 +104,7 @@ export class ProcessManager {
     this.#running.set(pane.paneId, running);
     void this.#reportOnExit(running);
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };
-    const deps = { tmux: this.tmux, proc: this.proc };
+    const deps = { tmux: this.tmux, proc: this.proc, ends: this.executor.ends };
     const result = { pane, ...await awaitReady(deps, typed, pane, options.ready, options) };
     if (result.outcome === "ready") this.#report(running, "ready", result.matchedLine ?? "", null);
     if (result.outcome === "input") this.#report(running, "input", result.lastLines?.at(-1) ?? "", null);

@@ -5,6 +5,8 @@ import { lastLines, LineMatcher, type LineTest } from "./process_lines.ts";
 import { deadPaneStatus, foreground } from "./shell.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 import { InputProbe } from "./input_probe.ts";
+import type { PaneEnds } from "../watch/mod.ts";
+import { drained, type EndWatch, watchEnd } from "./pane_end_wait.ts";
 
 export type ReadyOutcome = "ready" | "exited" | "timeout" | "input";
 
@@ -13,6 +15,8 @@ export interface ReadyResult {
   matchedLine?: string;
   exitCode?: number | null;
   lastLines?: string[];
+  /** The pane's own program ended (exited: the shell the command ran in is gone), with the signal if one ended it. */
+  paneExit?: { signal: number | null };
   elapsedMs: number;
 }
 
@@ -26,11 +30,27 @@ const TICK_MS = 250;
  * in front of `Password: `.
  */
 export async function awaitReady(
-  deps: { tmux: TmuxServer; proc: ProcReader },
+  deps: { tmux: TmuxServer; proc: ProcReader; ends?: PaneEnds },
   typed: Typed,
   pane: PaneInfo,
   ready: LineTest,
   options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (elapsedMs: number) => void },
+): Promise<ReadyResult> {
+  const ended = watchEnd(deps.ends, pane);
+  try {
+    return await follow(deps, typed, pane, ready, options, ended);
+  } finally {
+    ended.stop();
+  }
+}
+
+async function follow(
+  deps: { tmux: TmuxServer; proc: ProcReader; ends?: PaneEnds },
+  typed: Typed,
+  pane: PaneInfo,
+  ready: LineTest,
+  options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (elapsedMs: number) => void },
+  ended: EndWatch,
 ): Promise<ReadyResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -57,15 +77,17 @@ export async function awaitReady(
       nextTick = now + TICK_MS;
       // Asked aside: a ready line never waits for the answer.
       ticking = foreground(deps.tmux, pane.paneId)
-        .then((state) => void (dead = state.dead), () => {})
+        .then((state) => void (dead = state.dead && !(state.gone && deps.ends)), () => {}) // removed: PANE_GONE
         .finally(() => ticking = null);
     }
-    if (dead) {
-      await settled(typed);
+    if (ended.end && ended.end.kind !== "exited") throw ended.end.error; // removed, or tmux ended
+    if (dead || ended.end) {
+      await (ended.end ? drained(typed, pane) : settled(typed));
       return {
         outcome: "exited",
-        exitCode: await deadPaneStatus(deps.tmux, pane.paneId),
+        exitCode: ended.end?.kind === "exited" ? ended.end.exitCode : await deadPaneStatus(deps.tmux, pane.paneId),
         lastLines: typed.scanner.startEnd === null ? [] : tail(typed.received),
+        paneExit: { signal: ended.end?.kind === "exited" ? ended.end.signal : null },
         elapsedMs: elapsed(),
       };
     }
@@ -83,7 +105,7 @@ export async function awaitReady(
     }
     const wait = Math.min(nextTick, deadline, nextProgress, probe.nextAt) - now;
     await wakeOn(
-      Promise.race([typed.changed(), probe.answered(), ticking ?? new Promise<void>(() => {})]),
+      Promise.race([typed.changed(), probe.answered(), ended.seen, ticking ?? new Promise<void>(() => {})]),
       wait,
       options.signal,
     );

@@ -124,13 +124,7 @@ function checkSamePane(pane: PaneInfo, cursor: Cursor): void {
       "Call capture_since with pane_id to start over.",
     );
   }
-  if (pane.dead) {
-    throw new ToolError(
-      "PANE_DEAD",
-      `Cursor rejected: pane ${pane.paneId} has exited (status ${pane.exitCode ?? "unknown"})`,
-      "Its final output is still readable with capture_pane.",
-    );
-  }
+  // A pane that has exited keeps what it wrote: a cursor taken before reads it to the end.
 }
 
 async function gridSince(

@@ -26,3 +26,4 @@ export {
   SHELLS,
 } from "./procstate.ts";
 export { ProcReader } from "./proc_reader.ts";
+export { type PaneEnd, PaneEnds, type PaneExit } from "./pane_ends.ts";

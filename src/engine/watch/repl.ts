@@ -1,5 +1,5 @@
 import type { PaneInfo } from "../panes/mod.ts";
-import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
+import { endsOf, type PaneScan, scanPane, visibleLines, type WaitDeps, withoutDeadLine } from "./wait_output.ts";
 import { chunkLines } from "./line_scanner.ts";
 import { MAX_MATCH_LINE_CHARS } from "./chunk_match.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
@@ -23,6 +23,8 @@ export interface ReplTurn {
   end: WaitEnd<"prompt" | "more" | "input">;
   /** The output between the input's echo and the next prompt (on a timeout: what came so far). */
   output: string;
+  /** When the REPL exited: the last lines its pane shows. */
+  lastLines?: string[];
 }
 
 /**
@@ -87,9 +89,11 @@ export async function runInRepl(
       stop();
       current.close();
     };
-  });
+  }, endsOf(deps, pane, () => scan));
   if (end.kind === "done" && end.value === "input" && question) output.push(question.trimEnd());
-  return { end, output: output.join("\n") };
+  if (end.kind !== "exited") return { end, output: output.join("\n") };
+  const shown = withoutDeadLine(await visibleLines(deps.tmux, pane.paneId).catch(() => []));
+  return { end, output: output.join("\n"), lastLines: shown.slice(-20) };
 }
 
 /** An echo line shows the input line after a prompt; an empty input line shows a bare prompt. */

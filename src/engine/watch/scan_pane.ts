@@ -4,6 +4,7 @@ import { logSize, readLogRange, renderTerminalText } from "../output/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { atShellPrompt, paneProcess, type ProcState } from "./procstate.ts";
 import type { ProcReader } from "./proc_reader.ts";
+import type { PaneEnds } from "./pane_ends.ts";
 import { type ChunkLines, LineScanner, NO_LINES } from "./line_scanner.ts";
 
 /**
@@ -30,12 +31,19 @@ export interface WaitDeps {
   proc: ProcReader;
   /** Commands typed into panes by execute_command / start_process, for watch_pane's `exit`. */
   jobs?: PaneJobs;
+  /** When a pane can no longer answer: every wait ends then (absent: waits run to their deadline). */
+  paneEnds?: PaneEnds;
 }
 
 export interface PaneScan {
   scanner: LineScanner;
+  /** Resolves once the output written so far has been scanned (bounded: the pane has ended). */
+  drain(): Promise<void>;
   close(): void;
 }
+
+/** How long the output a pane wrote before it ended may take to reach its wait. */
+const DRAIN_MS = 300;
 
 /**
  * Called per chunk of output: `lines` holds the complete lines it finished, rendered (none with
@@ -116,7 +124,9 @@ export async function scanPane(
   // (From a cursor, what the pane does now says nothing about the line at the cursor.)
   const fromCursor = options.fromOffset !== undefined || options.fromRow !== undefined;
   const proc = options.echoGuard && !fromCursor ? (await paneProcess(deps.proc, pane)).proc : null;
+  let received = 0;
   const subscription = await deps.output.subscribe(pane, (bytes) => {
+    received += bytes.length;
     if (ready) return feed(bytes);
     queue.push(bytes.slice());
   }, { fromOffset: start, borrow: true });
@@ -135,8 +145,19 @@ export async function scanPane(
   // Rows completed while %output was being switched on (a control client attaches in a few ms).
   if (gap.length > 0) feed(new TextEncoder().encode(gap.map((l) => l + "\n").join("")));
   for (const bytes of queue.splice(0)) feed(bytes);
+  // The log has every byte the pane wrote: read up to its end. A tap's %output comes before tmux
+  // has even marked the pane dead, so a moment is enough there.
+  const drain = async () => {
+    const until = performance.now() + DRAIN_MS;
+    while (logged && start! + received < await logSize(pane.logPath!) && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    if (!logged) await new Promise((resolve) => setTimeout(resolve, 20));
+    await busy;
+  };
   return {
     scanner,
+    drain,
     close: () => {
       closed = true;
       subscription.close();

@@ -2,7 +2,7 @@ import type { PaneInfo } from "../panes/mod.ts";
 import { ChunkLines } from "./line_scanner.ts";
 import { type ChunkTest, firstMatch, type FoundLine } from "./chunk_match.ts";
 import { type PaneScan, type ScanOptions, scanPane, screenForMatch, visibleLines, type WaitDeps } from "./scan_pane.ts";
-import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
+import { runWait, type WaitEnd, type WaitOn, type WaitOptions } from "./wait_loop.ts";
 
 export {
   type PaneJob,
@@ -69,14 +69,26 @@ export async function waitForOutput(
       done = true;
       current.close();
     };
-  });
+  }, endsOf(deps, pane, () => scan));
   const seen: string[] = (scan as PaneScan | null)?.scanner.lastLines(20) ?? [];
   if (end.kind !== "done") {
     // What the pane shows now is the best report of a wait that did not match.
-    screen = await visibleLines(deps.tmux, pane.paneId).catch(() => []);
+    screen = withoutDeadLine(await visibleLines(deps.tmux, pane.paneId).catch(() => []));
   }
   const shown = lastNonBlank(screen, 20);
   return { end, lastLines: shown.length > 0 ? shown : seen };
+}
+
+/** The pane's end ends the wait, once the output written before it has been scanned. */
+export function endsOf(deps: WaitDeps, pane: PaneInfo, scan: () => PaneScan | null): WaitOn | undefined {
+  return deps.paneEnds && { ends: deps.paneEnds, pane, drain: () => scan()?.drain() ?? Promise.resolve() };
+}
+
+/** tmux draws "Pane is dead (status 3, …)" under a dead pane's output: not the program's output. */
+export function withoutDeadLine(lines: string[]): string[] {
+  const copy = lastNonBlank(lines, lines.length);
+  if (copy.length > 0 && copy[copy.length - 1].startsWith("Pane is dead")) copy.pop();
+  return lastNonBlank(copy, copy.length);
 }
 
 function lastNonBlank(lines: string[], n: number): string[] {

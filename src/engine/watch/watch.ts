@@ -1,6 +1,6 @@
 import type { PaneInfo } from "../panes/mod.ts";
 import { atShellPrompt, type PaneProcess, processExists, readProcState, waitsForInput } from "./procstate.ts";
-import { type PaneScan, scanPane, type WaitDeps } from "./wait_output.ts";
+import { endsOf, type PaneScan, scanPane, visibleLines, type WaitDeps, withoutDeadLine } from "./wait_output.ts";
 import { deadStatus, finalState } from "./pane_end.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
 import { BellDetector, ERROR_TEST, type Trigger } from "./triggers.ts";
@@ -32,6 +32,8 @@ export interface WatchResult {
   already?: true;
   /** With `exit`: the exit status of the process the pane was started for (null: not reported). */
   exitCode?: number | null;
+  /** The pane's own program ended (the pane is dead): the signal that ended it, if one did. */
+  paneExit?: { signal: number | null; lastLines: string[] };
   elapsedMs: number;
   output: string;
   outputTruncated: boolean;
@@ -145,6 +147,7 @@ export async function watchPane(
       firstCheck = false;
       // tmux's own answer first: the /proc snapshot costs process starts and is moot for a dead pane.
       const dead = has("exit") ? await deadStatus(deps, pane.paneId) : { kind: "alive" as const, code: null };
+      if (dead.kind === "gone" && deps.paneEnds) return; // PaneEnds says who removed it (PANE_GONE)
       const ended = jobExit();
       if (ended !== null && !jobEndedBefore) return fire({ trigger: "exit", exitCode: ended.code });
       const needsProc = stateful && dead.kind === "alive" && pane.pid !== null;
@@ -267,16 +270,26 @@ export async function watchPane(
       clearInterval(safety);
       for (const id of timers) clearTimeout(id);
     };
-  });
+  }, endsOf(deps, pane, () => scan));
   const { text, truncated } = (scan as PaneScan | null)?.scanner.text() ?? { text: "", truncated: false };
   const unfinishedLast = ((scan as PaneScan | null)?.scanner.partial ?? null) !== null;
-  const fired = end.kind === "done" ? end.value : { trigger: end.kind === "timeout" ? "timeout" : "cancelled" };
+  const fired: Fired = end.kind === "done"
+    ? end.value
+    : end.kind === "exited"
+    ? { trigger: "exit", exitCode: end.exit.exitCode, ...(end.exit.already ? { already: true } : {}) }
+    : { trigger: end.kind === "timeout" ? "timeout" : "cancelled" };
   // Through a host's link a look at the pane is a round trip: not taken when the answer is known.
-  const known = options.stateOnTimeout && "marked" in fired && fired.marked;
+  const known = options.stateOnTimeout && fired.marked;
   const state = known
     ? { alive: true, exitCode: null, panePid: pane.pid, proc: null, gone: false }
     : await finalState(deps, pane);
-  if (end.kind === "done") {
+  const paneExit = end.kind === "exited" || (fired.trigger === "exit" && !state.alive && !state.gone)
+    ? {
+      signal: end.kind === "exited" ? end.exit.signal : null,
+      lastLines: withoutDeadLine(await visibleLines(deps.tmux, pane.paneId).catch(() => [])).slice(-20),
+    }
+    : undefined;
+  if (end.kind === "done" || end.kind === "exited") {
     // The exit of the process the pane was started for, else the pane's own.
     const jobExit = "exitCode" in fired ? fired.exitCode : undefined;
     const exitCode = jobExit !== undefined ? jobExit : state.alive ? null : state.exitCode;
@@ -301,6 +314,7 @@ export async function watchPane(
     outputTruncated: truncated,
     unfinishedLast,
     state,
+    ...(paneExit ? { paneExit } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { SIGNALS } from "../../engine/exec/mod.ts";
 import { askerResult } from "../question.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
 import type { Budget } from "../../engine/output/mod.ts";
+import { PANE_END_ERRORS, paneExitFields } from "../pane_end.ts";
 
 /** A process's last lines within the budget; the marker names the call that returns them all. */
 function lastLinesFields(pane: PaneInfo, lines: string[], budget: Budget): Record<string, unknown> {
@@ -86,6 +87,7 @@ export const execTools = [
     errors: {
       PANE_BUSY: "the pane runs a program, not a shell at its prompt",
       PANE_DEAD: "the pane's process has exited",
+      ...PANE_END_ERRORS,
     },
     async handler(args, ctx) {
       await checkCwd(args.cwd);
@@ -138,6 +140,8 @@ export const execTools = [
       outcome: "started (no ready), ready, exited, input (it waits for terminal input) or timeout",
       matched_line: "with ready: the line that matched",
       exit_code: "outcome exited: the process's exit status",
+      pane_dead: "outcome exited: the pane's own program ended too (the shell the command ran in)",
+      signal: "with pane_dead, when a signal ended it: its number",
       last_lines: "exited, input or timeout: the last output lines (within max_output)",
       last_lines_truncated: "the budget cut last_lines: one element is a marker naming the call that returns them",
       elapsed_ms: "time until the outcome",
@@ -149,6 +153,7 @@ export const execTools = [
       INVALID_ARGUMENT: "`ready` is not a pattern the engine can compile, or both name and pane_id",
       NAME_IN_USE: "`name` is taken by another pane",
       PANE_BUSY: "pane_id runs a program, not a shell at its prompt",
+      ...PANE_END_ERRORS,
     },
     async handler(args, ctx) {
       checkName(args.name);
@@ -176,6 +181,7 @@ export const execTools = [
         outcome: result.outcome,
         ...(result.matchedLine === undefined ? {} : { matched_line: result.matchedLine }),
         ...(result.outcome === "exited" ? { exit_code: result.exitCode } : {}),
+        ...paneExitFields(result.paneExit && { ...result.paneExit, lastLines: result.lastLines ?? [] }),
         ...(result.lastLines === undefined
           ? {}
           : lastLinesFields(result.pane, result.lastLines, budgetFrom(args.max_output))),

@@ -7,6 +7,7 @@ import { ToolError } from "../../engine/errors.ts";
 import { KEY_FORMS_HELP, normalizeKey } from "../../tmux/keys.ts";
 import * as patterns from "../../safety/patterns.ts";
 import { SEND_WAIT_RESULT, sendAndWait, waitArg, waitTimeoutArg } from "../send_wait.ts";
+import { PANE_END_ERRORS } from "../pane_end.ts";
 import { BUDGET_RESULT, maxOutputArg } from "../budget.ts";
 
 /** Typing into panes: keys and literal text, and multi-line pastes. */
@@ -35,7 +36,7 @@ export const inputTools = [
       ...SEND_WAIT_RESULT,
       ...BUDGET_RESULT,
     },
-    errors: { INVALID_ARGUMENT: "neither text nor keys, or a key name tmux does not know" },
+    errors: { INVALID_ARGUMENT: "neither text nor keys, or a key name tmux does not know", ...PANE_END_ERRORS },
     async handler(args, ctx) {
       if (args.text === undefined && (args.keys === undefined || args.keys.length === 0)) {
         throw new ToolError("INVALID_ARGUMENT", "Nothing to send: give text, keys, or both");
@@ -97,7 +98,7 @@ export const inputTools = [
       ...SEND_WAIT_RESULT,
       ...BUDGET_RESULT,
     },
-    errors: { PANE_DEAD: "the pane's process has exited" },
+    errors: { PANE_DEAD: "the pane's process has exited", ...PANE_END_ERRORS },
     async handler(args, ctx) {
       checkNoNul(args.text, "text");
       const pane = await ctx.pane(args.pane_id);

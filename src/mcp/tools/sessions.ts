@@ -66,6 +66,7 @@ export const sessionTools = [
     async handler(args, ctx) {
       const session = await resolveSession(ctx.tmux, ctx.workspace, args.session);
       await assertChangeable(ctx, target(session), "kill", true);
+      await ctx.app.paneEnds.removing([session.sessionId], "kill_session");
       await killSession(ctx.tmux, session);
       return { session_id: session.sessionId, name: session.name, killed: true };
     },

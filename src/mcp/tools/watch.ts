@@ -22,6 +22,7 @@ import { inputFields } from "../question.ts";
 import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
 import { logSize } from "../../engine/output/mod.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
+import { exitFields, PANE_END_ERRORS, PANE_EXIT_RESULT, paneExitFields } from "../pane_end.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -48,9 +49,9 @@ export const watchTools = [
     name: "wait_for_text",
     title: "Wait for text",
     description:
-      "Wait until a line of NEW output contains `pattern` (text already shown, or the echo of a just-typed " +
-      'command, never matches; since:"screen" also matches the visible screen; `cursor` starts at a ' +
-      "send_keys/capture_since cursor). A timeout returns matched:false.",
+      "Wait until a line of NEW output contains `pattern` (never text already shown or a just-typed command's " +
+      'echo; since:"screen" adds the visible screen; `cursor` starts at a send_keys/capture_since cursor). ' +
+      "A timeout returns matched:false; the pane's exit ends it at once (trigger exit).",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -70,11 +71,12 @@ export const watchTools = [
       match: "the matched text",
       from: "output (new output) or screen (since: screen)",
       timed_out: "no match within the timeout (matched false)",
-      last_lines: "on a timeout: the last 20 non-blank lines shown",
-      elapsed_ms: "time until the match or the timeout",
+      ...PANE_EXIT_RESULT,
+      last_lines: "on a timeout or exit: the last 20 non-blank lines shown",
+      elapsed_ms: "time until the match, the exit or the timeout",
       timeout_ms: "the timeout used, when the request was clamped",
     },
-    errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile" },
+    errors: { INVALID_ARGUMENT: "`pattern` is not a pattern the engine can compile", ...PANE_END_ERRORS },
     async handler(args, ctx) {
       const pattern = await ctx.app.patterns.compile(args.pattern, { regex: args.regex ?? false });
       const pane = await ctx.pane(args.pane_id, { recent: true });
@@ -96,6 +98,7 @@ export const watchTools = [
       if (end.kind === "done") {
         return { ...base, matched: true, line: end.value.line, match: end.value.match, from: end.value.from };
       }
+      if (end.kind === "exited") return { ...base, matched: false, ...exitFields(end.exit), last_lines: lastLines };
       return { ...base, matched: false, timed_out: true, last_lines: lastLines };
     },
   }),
@@ -103,8 +106,8 @@ export const watchTools = [
   defineTool({
     name: "pane_state",
     title: "Pane state",
-    description: "The pane's process from the OS: pid, foreground process (pid, command), alive/exit_code, " +
-      "waiting_for_input (true/false, null when the OS cannot tell; see reason).",
+    description: "The pane's process from the OS: pid, foreground process, alive/exit_code, " +
+      "waiting_for_input (null: the OS cannot tell; see reason).",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -132,7 +135,7 @@ export const watchTools = [
     name: "watch_pane",
     title: "Watch pane",
     description: "Wait for the first of several triggers: exit, shell (back at prompt), input (process reads the " +
-      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX (RE2). Returns the trigger, new output, pane state.",
+      "terminal), error, bell, idle:SECONDS, change, pattern:REGEX (RE2); the pane's exit always ends it.",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -156,9 +159,12 @@ export const watchTools = [
       timeout_ms: "the timeout used, when the request was clamped",
       output: "new output since the call began (last 200 lines / 16,000 characters)",
       output_truncated: "older output lines were dropped",
-      state: "the pane state at the end (as pane_state; pane_gone when the pane no longer exists)",
+      state: "the pane state at the end (as pane_state)",
+      signal: "with exit, when the pane's program was killed by a signal: its number",
+      pane_dead: "with exit: the pane's own program ended (the pane stays, dead)",
+      last_lines: "with pane_dead: the last 20 non-blank lines the pane shows",
     },
-    errors: { INVALID_ARGUMENT: "a trigger is malformed or its pattern cannot be compiled" },
+    errors: { INVALID_ARGUMENT: "a trigger is malformed or its pattern cannot be compiled", ...PANE_END_ERRORS },
     async handler(args, ctx) {
       const triggers = await parseTriggers(
         args.triggers ?? DEFAULT_TRIGGERS,
@@ -187,6 +193,7 @@ export const watchTools = [
         output: result.output,
         output_truncated: result.outputTruncated,
         state: { ...stateResult(result.state), ...(result.state.gone ? { pane_gone: true } : {}) },
+        ...paneExitFields(result.paneExit),
       };
     },
   }),
@@ -195,7 +202,7 @@ export const watchTools = [
     name: "capture_since",
     title: "Capture since",
     description: "Incremental read: with pane_id, the visible screen and a cursor; with that cursor, only lines " +
-      "written since, plus a new cursor. `pending` is the unfinished last line; lines_missed says history was lost.",
+      "written since (also after the pane exited), plus a new cursor.",
     profile: "agent",
     group: "watch",
     tier: "readonly",
@@ -215,7 +222,6 @@ export const watchTools = [
     },
     errors: {
       INVALID_ARGUMENT: "neither or both of pane_id and cursor, a malformed cursor, or the pane was respawned",
-      PANE_DEAD: "the cursor's pane has exited (capture_pane still reads it)",
     },
     async handler(args, ctx) {
       if ((args.pane_id === undefined) === (args.cursor === undefined)) {
@@ -242,7 +248,7 @@ export const watchTools = [
     title: "Run in REPL",
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
       "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole (open blocks closed); " +
-      "waiting_for_more: the REPL wants more; outcome input: the input asks a question.",
+      "waiting_for_more: the REPL wants more; outcome input: the input asks; exited: the REPL ended.",
     profile: "agent",
     group: "watch",
     tier: "mutating",
@@ -258,17 +264,21 @@ export const watchTools = [
       ...RESULT_PANE_IDS,
       output: "the output of the input, without its echo and the next prompt (within max_output)",
       ...BUDGET_RESULT,
-      outcome: "input: the REPL reads the terminal without its prompt (the input asks a question)",
+      outcome: "input: the input asks a question (the REPL reads the terminal without its prompt); exited: the REPL " +
+        "ended (with exit_code, signal, pane_dead, last_lines)",
       pane_state: "with outcome input: {command, kind, waiting_for_input}",
       prompt_seen: "the prompt came back",
       waiting_for_more: "the REPL shows its continuation prompt: it wants the rest of the input",
       hint: "with waiting_for_more: what to do next",
       timed_out: "no prompt within the timeout",
+      ...PANE_EXIT_RESULT,
+      last_lines: "with outcome exited: the last 20 non-blank lines the pane shows",
       elapsed_ms: "time until the prompt",
     },
     errors: {
       INVALID_ARGUMENT: "`prompt` is not a pattern the engine can compile",
       PANE_DEAD: "the pane's process has exited",
+      ...PANE_END_ERRORS,
     },
     async handler(args, ctx) {
       const prompt = await ctx.app.patterns.compile(args.prompt, { what: "prompt regex" });
@@ -313,6 +323,9 @@ export const watchTools = [
           }
           : {}),
         ...(turn.end.kind === "timeout" ? { timed_out: true } : {}),
+        ...(turn.end.kind === "exited"
+          ? { outcome: "exited", ...exitFields(turn.end.exit), last_lines: turn.lastLines ?? [] }
+          : {}),
         elapsed_ms: turn.end.elapsedMs,
       };
     },

@@ -97,6 +97,7 @@ export const windowTools = [
     input: { window: windowArg },
     async handler(args, ctx) {
       const window = await changeable(ctx, args.window, "kill", true);
+      await ctx.app.paneEnds.removing([window.windowId], "kill_window");
       await killWindow(ctx.tmux, window);
       return { window_id: window.windowId, session_id: window.sessionId, killed: true };
     },
