@@ -19,10 +19,18 @@ import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
  */
 /** The trusted hosts, each behind its own relay with its own remote tmux server. */
 export const LAB_HOSTS = ["alpha", "beta", "gamma", "delta"] as const;
-export type LabHost = typeof LAB_HOSTS[number];
+/** A trusted lab host: one of LAB_HOSTS, or `fleetNN` when the lab was started with `fleet`. */
+export type LabHost = string;
+
+/** The names of a fleet of `n` more trusted hosts: fleet01, fleet02, … */
+export function fleetHosts(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `fleet${String(i + 1).padStart(2, "0")}`);
+}
 
 export class SshLab {
   readonly relays = new Map<string, TcpRelay>();
+  /** Every trusted host: LAB_HOSTS, then the fleet's. */
+  readonly hosts: string[] = [];
 
   private constructor(
     readonly dir: string,
@@ -61,7 +69,9 @@ export class SshLab {
     for (const relay of this.relays.values()) relay.setDelay(delay);
   }
 
-  static async start(options: { delay?: LinkDelay } = {}): Promise<SshLab> {
+  /** `fleet`: that many more trusted hosts (fleet01…), each its own relay, link and remote tmux server. */
+  static async start(options: { delay?: LinkDelay; fleet?: number } = {}): Promise<SshLab> {
+    const trusted = [...LAB_HOSTS, ...fleetHosts(options.fleet ?? 0)];
     const dir = await Deno.makeTempDir({ prefix: "tw-sshlab-" });
     const user = new TextDecoder().decode(
       (await new Deno.Command("id", { args: ["-un"], stdout: "piped" }).output()).stdout,
@@ -82,7 +92,7 @@ export class SshLab {
     ]);
     await Deno.writeTextFile(join(dir, "authorized_keys"), `${userKey}\n`);
     await Deno.writeTextFile(join(dir, "known_hosts"), `tw-lab ${hostKey}\ntw-changed ${otherKey}\n`);
-    for (const host of LAB_HOSTS) await Deno.mkdir(join(dir, `tmux-${host}`), { mode: 0o700 });
+    for (const host of trusted) await Deno.mkdir(join(dir, `tmux-${host}`), { mode: 0o700 });
     await Deno.mkdir(join(dir, "home"), { mode: 0o700 });
     // PATHs for the hosts without a usable tmux: only sh (and what the script needs), or a fake old tmux.
     await Deno.mkdir(join(dir, "notmux-bin"));
@@ -117,6 +127,7 @@ export class SshLab {
         `SetEnv HOME=${join(dir, "home")}`,
         "PrintMotd no",
         "LogLevel ERROR",
+        "MaxStartups 100", // a fleet connects at once
         `Match LocalPort ${notmuxPort}`,
         `  ${withPath(join(dir, "notmux-bin"))}`,
         `Match LocalPort ${oldtmuxPort}`,
@@ -133,7 +144,7 @@ export class SshLab {
     void drain(sshd.stderr);
     await Promise.all([port, notmuxPort, oldtmuxPort].map(waitForPort));
 
-    const relays = new Map(LAB_HOSTS.map((name) => [name, new TcpRelay(port, options.delay)]));
+    const relays = new Map(trusted.map((name) => [name, new TcpRelay(port, options.delay)]));
     const common = [
       `User ${user}`,
       `IdentityFile ${join(dir, "id")}`,
@@ -150,7 +161,7 @@ export class SshLab {
     await Deno.writeTextFile(
       configFile,
       [
-        ...LAB_HOSTS.flatMap((name) =>
+        ...trusted.flatMap((name) =>
           host(name, [
             `Port ${relays.get(name)!.port}`,
             "HostKeyAlias tw-lab",
@@ -169,12 +180,13 @@ export class SshLab {
     );
     const lab = new SshLab(dir, port, sshd, configFile);
     for (const [name, relay] of relays) lab.relays.set(name, relay);
+    lab.hosts.push(...trusted);
     return lab;
   }
 
   async close(): Promise<void> {
     for (const relay of this.relays.values()) await relay.close();
-    for (const host of LAB_HOSTS) await this.remoteTmux(host, "kill-server");
+    for (const host of this.hosts) await this.remoteTmux(host, "kill-server");
     try {
       this.sshd.kill("SIGTERM");
     } catch { /* gone */ }
