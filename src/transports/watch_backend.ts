@@ -23,7 +23,7 @@ export function watchBackend(app: App): WatchBackend {
     onPanesChanged(listener) {
       const stops = [
         app.events.subscribe((event) => {
-          if (event.kind === "panes-changed") listener();
+          if (event.kind === "panes-changed" && event.host === undefined) listener();
         }),
         fleet.onChange(listener),
       ];

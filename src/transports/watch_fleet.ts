@@ -1,6 +1,5 @@
 import type { App } from "../app.ts";
-import { listPanes, type PaneInfo, PaneSetWatcher } from "../engine/panes/mod.ts";
-import { ServerEvents } from "../engine/events/mod.ts";
+import { listPanes, type PaneInfo } from "../engine/panes/mod.ts";
 import type { WatchHost, WatchPane } from "../http/watch/backend.ts";
 
 /** A host's pane list that takes longer than this is given up (the host is shown as it stands). */
@@ -28,20 +27,18 @@ export class WatchFleet {
   constructor(private readonly app: App) {
     for (const host of this.remoteHosts()) {
       this.#entries.set(host, { panes: [], fetching: false, again: false });
-      const link = app.hosts.link(host);
-      // The host's own pane-set watch (tmux's notifications and a format subscription on its link).
-      const changes = new ServerEvents();
-      changes.subscribe((event) => event.kind === "panes-changed" && this.refresh(host));
-      const watcher = new PaneSetWatcher(link, changes);
       this.#stops.push(
-        () => watcher.close(),
-        link.onStatus((status) => {
+        app.hosts.link(host).onStatus((status) => {
           if (status.kind === "slow") return;
           this.#changed();
           this.refresh(host);
         }),
       );
     }
+    // Each host's pane-set watch (the app's, on its link) names the host that changed.
+    this.#stops.push(app.events.subscribe((event) => {
+      if (event.kind === "panes-changed" && event.host !== undefined) this.refresh(event.host);
+    }));
   }
 
   remoteHosts(): string[] {

@@ -18,12 +18,14 @@ const TOPOLOGY = new Set([
   "%window-renamed",
   "%unlinked-window-renamed",
 ]);
-const SUBSCRIPTION = "tmuxwright-panes";
+export const PANE_SET_SUBSCRIPTION = "tmuxwright-panes";
+const SUBSCRIPTION = PANE_SET_SUBSCRIPTION;
 // tmux re-evaluates a subscribed format once a second and reports it only when its value changed:
 // every pane of every session (and whether it exited, with its status), so a pane killed in another
 // session, or a process that ended in a pane kept open, is noticed within a second. The status is
-// part of it because tmux 3.3 can report a pane dead before it has reaped the process's status.
-const EVERY_PANE = "#{S:#{W:#{P:#{pane_id}#{?pane_dead,x#{pane_dead_status},} }}}";
+// part of it because tmux 3.3 can report a pane dead before it has reaped the process's status; the
+// pid because a pane respawned from outside is another program (remembered lookups: RecentPanes).
+const EVERY_PANE = "#{S:#{W:#{P:#{pane_id}.#{pane_pid}#{?pane_dead,x#{pane_dead_status},} }}}";
 /** Notifications come in bursts (a split sends two or three); one check follows the burst. */
 const COALESCE_MS = 30;
 const FINGERPRINT =
@@ -77,7 +79,7 @@ export class PaneSetWatcher {
       const fingerprint = rows.toSorted().join("\n");
       if (fingerprint !== this.#last) {
         this.#last = fingerprint;
-        this.events.emit({ kind: "panes-changed" });
+        this.events.emit({ kind: "panes-changed", ...(this.tmux.remote ? { host: this.tmux.host } : {}) });
       }
     } catch { /* the connection is down; the reconnect schedules a new check */ }
     this.#checking = false;
