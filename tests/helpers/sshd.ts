@@ -11,6 +11,9 @@ import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
  * - `stranger`: a host key ssh has never seen (HOST_KEY_UNKNOWN)
  * - `changed`: known_hosts holds another key for it (HOST_KEY_CHANGED)
  * - `notmux`: a PATH without tmux; `oldtmux`: a `tmux` that says it is 3.0a
+ * - `zshhost`, `fishhost`: trusted, with zsh or fish as the session's SHELL (so their tmux
+ *   servers start panes with it), each on its own sshd port behind its own relay
+ * - with `fleet: N`, `fleet01`…: more trusted hosts (many hosts at once)
  *
  * Sessions get an empty HOME (sshd's `SetEnv`), as test panes do: a developer's rc files would
  * make the hosts' shells slow and their output unpredictable.
@@ -21,6 +24,9 @@ import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
 export const LAB_HOSTS = ["alpha", "beta", "gamma", "delta"] as const;
 /** A trusted lab host: one of LAB_HOSTS, or `fleetNN` when the lab was started with `fleet`. */
 export type LabHost = string;
+
+/** Trusted hosts whose login sessions (and so their tmux servers) have another SHELL than the user's. */
+export const SHELL_HOSTS = { zshhost: "/usr/bin/zsh", fishhost: "/usr/bin/fish" } as const;
 
 /** The names of a fleet of `n` more trusted hosts: fleet01, fleet02, … */
 export function fleetHosts(n: number): string[] {
@@ -71,7 +77,7 @@ export class SshLab {
 
   /** `fleet`: that many more trusted hosts (fleet01…), each its own relay, link and remote tmux server. */
   static async start(options: { delay?: LinkDelay; fleet?: number } = {}): Promise<SshLab> {
-    const trusted = [...LAB_HOSTS, ...fleetHosts(options.fleet ?? 0)];
+    const trusted = [...LAB_HOSTS, ...Object.keys(SHELL_HOSTS), ...fleetHosts(options.fleet ?? 0)];
     const dir = await Deno.makeTempDir({ prefix: "tw-sshlab-" });
     const user = new TextDecoder().decode(
       (await new Deno.Command("id", { args: ["-un"], stdout: "piped" }).output()).stdout,
@@ -104,6 +110,9 @@ export class SshLab {
     // Three ports: the usual one, and two whose sessions run with a PATH lacking a usable tmux
     // (sshd resets a PATH sent by the client, so the server's ForceCommand sets it).
     const [port, notmuxPort, oldtmuxPort] = [freePort(), freePort(), freePort()];
+    // A port per shell host: its sessions get that SHELL (sshd's SetEnv; the first SetEnv that applies wins).
+    const shellPorts = new Map(Object.keys(SHELL_HOSTS).map((name) => [name, freePort()]));
+    const home = `HOME=${join(dir, "home")}`;
     const withPath = (bin: string) => `ForceCommand PATH=${bin}; export PATH; eval "$SSH_ORIGINAL_COMMAND"`;
     const sshdConfig = join(dir, "sshd_config");
     await Deno.writeTextFile(
@@ -112,6 +121,7 @@ export class SshLab {
         `Port ${port}`,
         `Port ${notmuxPort}`,
         `Port ${oldtmuxPort}`,
+        ...[...shellPorts.values()].map((p) => `Port ${p}`),
         "ListenAddress 127.0.0.1",
         `HostKey ${join(dir, "host_key")}`,
         `PidFile ${join(dir, "sshd.pid")}`,
@@ -124,7 +134,6 @@ export class SshLab {
         "KbdInteractiveAuthentication no",
         "PubkeyAuthentication yes",
         "AcceptEnv TMUX_TMPDIR",
-        `SetEnv HOME=${join(dir, "home")}`,
         "PrintMotd no",
         "LogLevel ERROR",
         "MaxStartups 100", // a fleet connects at once
@@ -132,6 +141,12 @@ export class SshLab {
         `  ${withPath(join(dir, "notmux-bin"))}`,
         `Match LocalPort ${oldtmuxPort}`,
         `  ${withPath(`${join(dir, "oldtmux-bin")}:/usr/bin:/bin`)}`,
+        ...Object.entries(SHELL_HOSTS).flatMap(([name, shell]) => [
+          `Match LocalPort ${shellPorts.get(name)}`,
+          `  SetEnv ${home} SHELL=${shell}`,
+        ]),
+        "Match all",
+        `  SetEnv ${home}`,
         "",
       ].join("\n"),
     );
@@ -142,9 +157,9 @@ export class SshLab {
       stderr: "piped",
     }).spawn();
     void drain(sshd.stderr);
-    await Promise.all([port, notmuxPort, oldtmuxPort].map(waitForPort));
+    await Promise.all([port, notmuxPort, oldtmuxPort, ...shellPorts.values()].map(waitForPort));
 
-    const relays = new Map(trusted.map((name) => [name, new TcpRelay(port, options.delay)]));
+    const relays = new Map(trusted.map((name) => [name, new TcpRelay(shellPorts.get(name) ?? port, options.delay)]));
     const common = [
       `User ${user}`,
       `IdentityFile ${join(dir, "id")}`,
