@@ -53,6 +53,19 @@ Deno.test({
       await openPane(browser, pane.pane_id);
       await browser.until(`${termText(pane.pane_id)}.includes("EARLIER-REMOTE")`);
 
+      // The page lists the panes list_panes lists, on every host (beta was dialled by the page alone).
+      await browser.until(`${hostLine("beta")}.includes("connected")`);
+      const listed = (await ok(client, "list_panes")).panes.map((p: { pane_id: string }) => p.pane_id).toSorted();
+      // beta has no panes yet: the link's own session there (its first pane) is nobody's and never listed.
+      assert.ok(!listed.some((id: string) => id.startsWith("beta:")), JSON.stringify(listed));
+      assert.deepEqual(
+        await browser.until<string[]>(
+          `(() => { const ids = [...document.querySelectorAll('button[data-pane]')].map((b) => b.dataset.pane).sort(); ` +
+            `return ids.length === ${listed.length} && ids; })()`,
+        ),
+        listed,
+      );
+
       // Output typed by an agent comes live through the link's %output.
       await ok(client, "send_keys", { pane_id: pane.pane_id, text: "echo REMOTE-LIVE-$((6*7))", enter: true });
       await browser.until(`${termText(pane.pane_id)}.includes("REMOTE-LIVE-42")`);

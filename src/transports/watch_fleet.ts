@@ -104,10 +104,7 @@ export class WatchFleet {
       const late = new Promise<never>((_, reject) => timer = setTimeout(() => reject(new Error("slow")), FETCH_MS));
       const link = this.app.hosts.link(host);
       const panes = await Promise.race([listPanes(link), late]);
-      // The hub's own first pane holds the link's session open; it is nobody's pane.
-      const hub = this.app.hosts.hubSession;
-      const next = panes.filter((p) => !p.hub && !(p.sessionName === hub && p.workspace === null))
-        .map((p) => watchPane(p, host));
+      const next = panes.filter((p) => !p.hub).map((p) => watchPane(p, host));
       if (JSON.stringify(next) !== JSON.stringify(entry.panes)) {
         entry.panes = next;
         this.#changed();
