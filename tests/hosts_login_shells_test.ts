@@ -46,19 +46,27 @@ for (const [host, shell, version] of [["zshhost", "zsh", "ZSH_VERSION"], ["fishh
         assert.match(shown.text, /sh -c 'exit 4'/);
         assert.doesNotMatch(shown.text, /6973|__tw_run|tmuxwright-/, shown.text);
 
-        // send_keys with a wait for the shell ends on its prompt mark.
-        const sent = await server.call<{ trigger: string; output: string }>("send_keys", {
+        // send_keys with a wait for the shell ends on its prompt mark. fish draws its prompt (and its
+        // mark) again as keys come, so there the wait can end before the command ran (as on this
+        // machine): the line is waited for instead.
+        const sent = await server.call<{ trigger: string; output: string; cursor: string }>("send_keys", {
           pane_id: pane.pane_id,
           text: "echo keyed-$status",
           enter: true,
           wait: ["shell"],
         });
         assert.equal(sent.trigger, "shell", JSON.stringify(sent));
-        // fish: send_keys' output comes back empty, here as on this machine (the echo skipping of
-        // waits drops fish's line), so the pane is read instead.
-        if (shell !== "fish") assert.match(sent.output, /^keyed-0$/m, JSON.stringify(sent));
-        const after = await server.call<{ text: string }>("capture_pane", { pane_id: pane.pane_id });
-        assert.match(after.text, /^keyed-0$/m, after.text);
+        if (shell === "fish") {
+          const seen = await server.call<{ matched: boolean }>("wait_for_text", {
+            pane_id: pane.pane_id,
+            pattern: "keyed-0",
+            cursor: sent.cursor,
+            timeout_ms: 10_000,
+          });
+          assert.equal(seen.matched, true, JSON.stringify(seen));
+        } else {
+          assert.match(sent.output, /^keyed-0$/m, JSON.stringify(sent));
+        }
       } finally {
         await server.close();
         await lab.close();

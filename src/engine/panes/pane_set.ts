@@ -41,6 +41,7 @@ export class PaneSetWatcher {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #checking = false;
   #again = false;
+  #retry: ReturnType<typeof setTimeout> | undefined;
   readonly #unlisten: (() => void)[];
 
   constructor(private readonly tmux: TmuxServer, private readonly events: ServerEvents) {
@@ -52,7 +53,7 @@ export class PaneSetWatcher {
       }),
       tmux.onStatus((status) => {
         if (status.kind !== "connected") return;
-        tmux.run("refresh-client", "-B", `${SUBSCRIPTION}::${EVERY_PANE}`).catch(() => {});
+        this.#subscribe(0);
         if (status.reconnect) this.#schedule(); // panes may have come and gone while disconnected
       }),
     ];
@@ -60,7 +61,19 @@ export class PaneSetWatcher {
 
   close(): void {
     clearTimeout(this.#timer);
+    clearTimeout(this.#retry);
     this.#unlisten.forEach((unlisten) => unlisten());
+  }
+
+  /**
+   * The format subscription. A link's first commands can come before tmux has made its control
+   * client current ("no current client", seen on ssh links): asked again a few times.
+   */
+  #subscribe(attempt: number): void {
+    this.tmux.run("refresh-client", "-B", `${SUBSCRIPTION}::${EVERY_PANE}`).catch(() => {
+      if (attempt >= 5 || !this.tmux.connected) return;
+      this.#retry = setTimeout(() => this.#subscribe(attempt + 1), 50 * 2 ** attempt);
+    });
   }
 
   #schedule(): void {
