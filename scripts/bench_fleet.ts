@@ -92,6 +92,8 @@ try {
       p50: median(all),
       p95: p95(all),
       worstHostP95: Math.max(...live.map((r) => p95(r.times))),
+      slowest: Math.max(...live.flatMap((r) => r.times)),
+      slowestHost: live.find((r) => r.times.includes(Math.max(...live.flatMap((q) => q.times))))?.host ?? "",
       failed: live.reduce((n, r) => n + r.failed, 0),
       deadFailed: results.find((r) => r.host === dead)?.failed ?? 0,
     };
@@ -124,7 +126,8 @@ try {
   const line = (name: string, s: ReturnType<typeof summary>) =>
     console.log(
       `${name.padEnd(28)} ${f(s.callsPerSec).padStart(7)} calls/s (per host ${f(s.minHost)}–${f(s.maxHost)}), ` +
-        `p50 ${f(s.p50)} ms, p95 ${f(s.p95)} ms, worst host's p95 ${f(s.worstHostP95)} ms, failed ${s.failed}`,
+        `p50 ${f(s.p50)} ms, p95 ${f(s.p95)} ms, worst host's p95 ${f(s.worstHostP95)} ms, ` +
+        `slowest call ${f(s.slowest)} ms (${s.slowestHost}), failed ${s.failed}`,
     );
   console.log(`the other ${count - 1} hosts' agents, while ${dead} is up and while it is black-holed:`);
   line(`${dead} up`, healthy);
