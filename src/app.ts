@@ -148,9 +148,11 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         ),
     },
   });
-  for (const name of hosts.names().slice(1)) {
+  // Each remote link watches its host's pane set too (list_changed, /watch, and RecentPanes).
+  const remoteSets = hosts.names().slice(1).map((name) => {
     hosts.link(name).onStatus((status) => logTmuxStatus(events, status, name));
-  }
+    return new PaneSetWatcher(hosts.link(name), events);
+  });
   const local: HostServices = {
     tmux,
     output,
@@ -221,6 +223,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         for (const services of remotes.values()) services.paneEnds.close();
         await buffers.close();
         paneSet.close();
+        remoteSets.forEach((watcher) => watcher.close());
         // Session owners first, over one-shot calls (and their remote panes while the links are up); then the hub.
         await Promise.all([...sessionOwners].map((o) => o.end()));
         await owner.endRemote();

@@ -1,7 +1,7 @@
 import type { App } from "../app.ts";
 import { toToolError } from "../engine/errors.ts";
 import { ImageResult } from "./results.ts";
-import { tagHost } from "./hosts.ts";
+import { hostsInUse, tagHost } from "./hosts.ts";
 
 /** Runs the tool on one host, with some arguments replaced. */
 export type RunOn = (
@@ -46,8 +46,7 @@ async function onEveryHost(
   app: App,
   run: (host: string) => Promise<Record<string, unknown> | ImageResult>,
 ): Promise<{ results: { host: string; value: Record<string, unknown> }[]; errors: Record<string, unknown> }> {
-  const hosts = app.hosts.names()
-    .filter((name) => name === "local" || app.hosts.link(name).connected || app.owner.hasWorkspaceOn(name));
+  const hosts = hostsInUse(app);
   const settled = await Promise.allSettled(hosts.map((host) => run(host)));
   const results: { host: string; value: Record<string, unknown> }[] = [];
   const failed: Record<string, string> = {};

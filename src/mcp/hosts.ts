@@ -67,6 +67,21 @@ export function routeHost(app: App, args: Record<string, unknown>): HostRoute {
   return { host, args: stripped, unrouted: found.size === 0 && args.host === undefined };
 }
 
+/** A pane reference that may name a host (`NAME:%N`, `NAME:name`): the host and the reference on it. */
+export function splitPaneRef(app: App, ref: string): { host: string; ref: string } {
+  const match = REMOTE_PANE.exec(ref);
+  return match ? { host: checkHost(app, match[1]), ref: match[2] } : { host: "local", ref };
+}
+
+/**
+ * The hosts a listing without a host looks at: this machine, and each remote host whose link is
+ * up or that holds the caller's panes (one never used is not dialled just to be looked at).
+ */
+export function hostsInUse(app: App): string[] {
+  return app.hosts.names()
+    .filter((name) => name === "local" || app.hosts.link(name).connected || app.owner.hasWorkspaceOn(name));
+}
+
 function checkHost(app: App, name: string): string {
   if (app.hosts.isKnown(name)) return name;
   throw notConfigured(name, app.hosts.names());

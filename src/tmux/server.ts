@@ -10,7 +10,19 @@ import { Backoff } from "./backoff.ts";
 export type TmuxStatus =
   | { kind: "connected"; reconnect: boolean }
   | { kind: "lost"; reason: string }
+  | { kind: "failed"; reason: string }
   | { kind: "slow"; command: string; ms: number };
+
+/**
+ * Where a link stands, for a person looking at the fleet: `idle` (never dialled), `connected`,
+ * `reconnecting` (lost, not yet failed to come back), `unreachable` (a connect failed), with the
+ * moment it went down.
+ */
+export interface LinkState {
+  state: "idle" | "connected" | "reconnecting" | "unreachable";
+  since: Date | null;
+  reason: string | null;
+}
 
 /** A command on the control connection normally answers in well under a millisecond. */
 export const SLOW_COMMAND_MS = 500;
@@ -38,6 +50,8 @@ export class TmuxServer {
   #shellRuns = 0;
   readonly #backoff = new Backoff();
   #lastFailure: HostError | null = null;
+  #downSince: Date | null = null;
+  #downReason: string | null = null;
   /** Names this link's paste buffers apart from other tmuxwright servers using the same tmux server. */
   readonly #tag = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -59,6 +73,14 @@ export class TmuxServer {
   /** Whether the control connection is open now (a remote link: up). */
   get connected(): boolean {
     return this.#client?.isOpen ?? false;
+  }
+
+  /** Where the link stands now (see LinkState). */
+  get linkState(): LinkState {
+    if (this.connected) return { state: "connected", since: null, reason: null };
+    if (this.#downSince === null) return { state: "idle", since: null, reason: null };
+    const state = this.#lastFailure ? "unreachable" : "reconnecting";
+    return { state, since: this.#downSince, reason: this.#downReason };
   }
 
   /** How many times the control connection was opened: what was set up on the other side is per connection. */
@@ -203,7 +225,10 @@ export class TmuxServer {
       // Only a remote link attaches with output on (its panes' logs are written from it).
       output: (paneId, bytes) => this.#outputListeners.forEach((l) => l(paneId, bytes)),
       closed: (reason) => {
-        if (attached && !this.#stopping) this.#status({ kind: "lost", reason });
+        if (!attached || this.#stopping) return;
+        this.#downSince ??= new Date();
+        this.#downReason = reason;
+        this.#status({ kind: "lost", reason });
       },
       // Locally every command answers at once (blocking ones run as separate clients); a link's
       // scripts take what they take, and ssh's keep-alives notice a dead host.
@@ -214,6 +239,8 @@ export class TmuxServer {
         ? this.#connectRemote(this.remote, session, handlers)
         : this.sessionGuard.run(() => ControlClient.connect(this.socketArgs, session, handlers)));
     attached = true;
+    this.#downSince = null;
+    this.#downReason = null;
     this.#status({ kind: "connected", reconnect: this.#connections++ > 0 });
     return this.#client;
   }
@@ -237,6 +264,9 @@ export class TmuxServer {
         error instanceof Deno.errors.NotFound ? "ssh is not installed or not on PATH" : (error as Error).message,
       );
       this.#backoff.failed();
+      this.#downSince ??= new Date();
+      this.#downReason = this.#lastFailure.message;
+      this.#status({ kind: "failed", reason: this.#lastFailure.message });
       throw this.#lastFailure;
     }
   }

@@ -59,7 +59,9 @@ export function remoteControlCommand(session: string): string {
     "command -v tmux >/dev/null 2>&1 || { echo tmuxwright: tmux-missing >&2; exit 127; }",
     "v=$(tmux -V)",
     'case "$v" in "tmux "[012].*|"tmux 3."[01]*) echo "tmuxwright: tmux-old $v" >&2; exit 126;; esac',
-    `tmux -u has-session -t =${session} 2>/dev/null || tmux -u new-session -d -s ${session} -x 200 -y 50 || exit 1`,
+    // The hub's first pane is marked as the hub's from the start: no listing shows it, whoever dialled.
+    `tmux -u has-session -t =${session} 2>/dev/null || { tmux -u new-session -d -s ${session} -x 200 -y 50 && ` +
+    `tmux -u set-option -p -t =${session}: @tmuxwright_hub 1; } || exit 1`,
     `exec tmux -u -C attach-session -t =${session}`,
   ].join("; ");
   return `sh -c '${script}'`;

@@ -1,52 +1,97 @@
 import type { App } from "../app.ts";
-import { listPanes, type PaneInfo, resolvePane } from "../engine/panes/mod.ts";
-import type { WatchBackend, WatchPane, WatchScreen } from "../http/watch/backend.ts";
+import { listPanes, resolvePane } from "../engine/panes/mod.ts";
+import type { TmuxServer } from "../tmux/server.ts";
+import type { WatchBackend, WatchFollow, WatchScreen } from "../http/watch/backend.ts";
+import { FETCH_MS, WatchFleet, watchPane } from "./watch_fleet.ts";
 
-/** /watch over the app: every pane of the tmux server (workspace hubs left out), read-only. */
+/** A remote pane outside the link's hub session sends no `%output` over the link: its screen is read this often. */
+const REDRAW_MS = 1000;
+
+/**
+ * /watch over the app: every pane of every host (workspace hubs left out), read-only. This
+ * machine's panes are listed at once; each remote host's come from the fleet's bounded background
+ * fetches, so a host that is down shows its state and never slows the page.
+ */
 export function watchBackend(app: App): WatchBackend {
+  const fleet = new WatchFleet(app);
   return {
     async panes() {
-      return (await listPanes(app.tmux)).filter((p) => !p.hub).map(watchPane);
+      const local = (await listPanes(app.tmux)).filter((p) => !p.hub).map((p) => watchPane(p, "local"));
+      return [...local, ...fleet.panes()];
     },
+    hosts: () => fleet.hosts(),
     onPanesChanged(listener) {
-      return app.events.subscribe((event) => {
-        if (event.kind === "panes-changed") listener();
-      });
+      const stops = [
+        app.events.subscribe((event) => {
+          if (event.kind === "panes-changed" && event.host === undefined) listener();
+        }),
+        fleet.onChange(listener),
+      ];
+      return () => stops.forEach((stop) => stop());
     },
-    screen: (paneId) => screen(app, paneId),
-    async follow(paneId, onBytes) {
-      const pane = await resolvePane(app.tmux, paneId, app.workspace.instance).catch(() => null);
-      if (!pane) return null;
-      return await app.output.subscribe(pane, (bytes) => onBytes(bytes));
+    screen: (paneId) => {
+      const { host, id } = split(paneId);
+      return screen(host === "local" ? app.tmux : app.hosts.link(host), id);
+    },
+    async follow(paneId, onBytes, onRedraw) {
+      const { host, id } = split(paneId);
+      if (host === "local") {
+        const pane = await resolvePane(app.tmux, id, app.workspace.instance).catch(() => null);
+        if (!pane) return null;
+        return await app.output.subscribe(pane, (bytes) => onBytes(bytes));
+      }
+      return await followRemote(app.hosts.link(host), app.hosts.hubSession, id, onBytes, onRedraw);
     },
   };
 }
 
-function watchPane(p: PaneInfo): WatchPane {
-  return {
-    pane_id: p.paneId,
-    name: p.name,
-    session: p.sessionName,
-    window_index: p.windowIndex,
-    workspace: p.workspace,
-    command: p.command,
-    title: p.title,
-    status: p.dead ? "exited" : "running",
-    ...(p.dead && p.exitCode !== null ? { exit_code: p.exitCode } : {}),
-    width: p.width,
-    height: p.height,
-  };
+function split(paneId: string): { host: string; id: string } {
+  const at = paneId.lastIndexOf(":");
+  return at < 0 ? { host: "local", id: paneId } : { host: paneId.slice(0, at), id: paneId.slice(at + 1) };
+}
+
+/**
+ * A remote pane's bytes. The link is attached to its hub session with output on, so tmux sends
+ * `%output` for every pane there (any owner's); for a pane in another session it sends none, and
+ * its screen, read every second, is sent again whenever it changed.
+ */
+async function followRemote(
+  link: TmuxServer,
+  hub: string,
+  id: string,
+  onBytes: (bytes: Uint8Array) => void,
+  onRedraw: () => void,
+): Promise<WatchFollow | null> {
+  const session = await bounded(link.run("display-message", "-p", "-t", id, "#{pane_id} #{session_name}"))
+    .catch(() => []);
+  const [found, name] = (session[0] ?? "").split(" ");
+  if (found !== id) return null;
+  if (name === hub) return { close: link.onOutput((pane, bytes) => pane === id && onBytes(bytes)) };
+  // The first look is the baseline (the page's first screen is read after it): any change is drawn.
+  let last = (await screen(link, id).catch(() => null))?.text ?? "";
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy || !link.connected) return;
+    busy = true;
+    const now = await screen(link, id).catch(() => null);
+    busy = false;
+    if (now && now.text !== last) {
+      last = now.text;
+      onRedraw();
+    }
+  }, REDRAW_MS);
+  return { close: () => clearInterval(timer) };
 }
 
 const SCREEN_FACTS = "#{pane_id}\x1f#{pane_width}\x1f#{pane_height}\x1f#{cursor_x}\x1f#{cursor_y}";
 
 /** The visible screen with its colours, as bytes a terminal of the pane's size draws the same. */
-async function screen(app: App, paneId: string): Promise<WatchScreen | null> {
+async function screen(tmux: TmuxServer, paneId: string): Promise<WatchScreen | null> {
   // One pipelined pair: the facts and the rows come from the same moment of the pane.
-  const [facts, rows] = await app.tmux.batch([
+  const [facts, rows] = await bounded(tmux.batch([
     ["display-message", "-p", "-t", paneId, SCREEN_FACTS],
     ["capture-pane", "-p", "-e", "-t", paneId],
-  ]).catch(() => [[], []]);
+  ])).catch(() => [[], []]);
   const [id, width, height, x, y] = (facts[0] ?? "").split("\x1f");
   if (id !== paneId) return null;
   const visible = rows.slice(0, Number(height));
@@ -55,4 +100,15 @@ async function screen(app: App, paneId: string): Promise<WatchScreen | null> {
     rows: Number(height),
     text: visible.join("\x1b[0m\r\n") + `\x1b[0m\x1b[${Number(y) + 1};${Number(x) + 1}H`,
   };
+}
+
+/** A host's answer, or a rejection once it has taken FETCH_MS (a black-holed link answers nothing). */
+async function bounded<T>(reply: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => timer = setTimeout(() => reject(new Error("slow")), FETCH_MS));
+  try {
+    return await Promise.race([reply, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -20,11 +20,18 @@ export class HttpMcpServer {
   ) {}
 
   static async start(
-    options: { token?: string; limits?: Partial<HttpLimits>; flags?: string[]; dir?: string } = {},
+    options: {
+      token?: string;
+      limits?: Partial<HttpLimits>;
+      flags?: string[];
+      dir?: string;
+      env?: Record<string, string>;
+    } = {},
   ): Promise<HttpMcpServer> {
     // `dir`: the tmux socket and state directory of an earlier server (a restart).
     const dir = options.dir ?? await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
-    const env = cleanEnv(options.token ? { TMUX_BRIDGE_TOKEN: options.token } : {});
+    // `env`: e.g. TMUXWRIGHT_HOSTS, which the start task's permissions are derived from.
+    const env = cleanEnv({ ...(options.token ? { TMUX_BRIDGE_TOKEN: options.token } : {}), ...options.env });
     const where = ["--socket-path", `${dir}/s`, "--state-dir", `${dir}/state`, ...options.flags ?? []];
     const child = new Deno.Command("deno", {
       args: [

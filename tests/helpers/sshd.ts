@@ -11,6 +11,9 @@ import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
  * - `stranger`: a host key ssh has never seen (HOST_KEY_UNKNOWN)
  * - `changed`: known_hosts holds another key for it (HOST_KEY_CHANGED)
  * - `notmux`: a PATH without tmux; `oldtmux`: a `tmux` that says it is 3.0a
+ * - `zshhost`, `fishhost`: trusted, with zsh or fish as the session's SHELL (so their tmux
+ *   servers start panes with it), each on its own sshd port behind its own relay
+ * - with `fleet: N`, `fleet01`…: more trusted hosts (many hosts at once)
  *
  * Sessions get an empty HOME (sshd's `SetEnv`), as test panes do: a developer's rc files would
  * make the hosts' shells slow and their output unpredictable.
@@ -19,10 +22,21 @@ import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
  */
 /** The trusted hosts, each behind its own relay with its own remote tmux server. */
 export const LAB_HOSTS = ["alpha", "beta", "gamma", "delta"] as const;
-export type LabHost = typeof LAB_HOSTS[number];
+/** A trusted lab host: one of LAB_HOSTS, or `fleetNN` when the lab was started with `fleet`. */
+export type LabHost = string;
+
+/** Trusted hosts whose login sessions (and so their tmux servers) have another SHELL than the user's. */
+export const SHELL_HOSTS = { zshhost: "/usr/bin/zsh", fishhost: "/usr/bin/fish" } as const;
+
+/** The names of a fleet of `n` more trusted hosts: fleet01, fleet02, … */
+export function fleetHosts(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `fleet${String(i + 1).padStart(2, "0")}`);
+}
 
 export class SshLab {
   readonly relays = new Map<string, TcpRelay>();
+  /** Every trusted host: LAB_HOSTS, then the fleet's. */
+  readonly hosts: string[] = [];
 
   private constructor(
     readonly dir: string,
@@ -61,7 +75,9 @@ export class SshLab {
     for (const relay of this.relays.values()) relay.setDelay(delay);
   }
 
-  static async start(options: { delay?: LinkDelay } = {}): Promise<SshLab> {
+  /** `fleet`: that many more trusted hosts (fleet01…), each its own relay, link and remote tmux server. */
+  static async start(options: { delay?: LinkDelay; fleet?: number } = {}): Promise<SshLab> {
+    const trusted = [...LAB_HOSTS, ...Object.keys(SHELL_HOSTS), ...fleetHosts(options.fleet ?? 0)];
     const dir = await Deno.makeTempDir({ prefix: "tw-sshlab-" });
     const user = new TextDecoder().decode(
       (await new Deno.Command("id", { args: ["-un"], stdout: "piped" }).output()).stdout,
@@ -82,7 +98,7 @@ export class SshLab {
     ]);
     await Deno.writeTextFile(join(dir, "authorized_keys"), `${userKey}\n`);
     await Deno.writeTextFile(join(dir, "known_hosts"), `tw-lab ${hostKey}\ntw-changed ${otherKey}\n`);
-    for (const host of LAB_HOSTS) await Deno.mkdir(join(dir, `tmux-${host}`), { mode: 0o700 });
+    for (const host of trusted) await Deno.mkdir(join(dir, `tmux-${host}`), { mode: 0o700 });
     await Deno.mkdir(join(dir, "home"), { mode: 0o700 });
     // PATHs for the hosts without a usable tmux: only sh (and what the script needs), or a fake old tmux.
     await Deno.mkdir(join(dir, "notmux-bin"));
@@ -94,6 +110,9 @@ export class SshLab {
     // Three ports: the usual one, and two whose sessions run with a PATH lacking a usable tmux
     // (sshd resets a PATH sent by the client, so the server's ForceCommand sets it).
     const [port, notmuxPort, oldtmuxPort] = [freePort(), freePort(), freePort()];
+    // A port per shell host: its sessions get that SHELL (sshd's SetEnv; the first SetEnv that applies wins).
+    const shellPorts = new Map(Object.keys(SHELL_HOSTS).map((name) => [name, freePort()]));
+    const home = `HOME=${join(dir, "home")}`;
     const withPath = (bin: string) => `ForceCommand PATH=${bin}; export PATH; eval "$SSH_ORIGINAL_COMMAND"`;
     const sshdConfig = join(dir, "sshd_config");
     await Deno.writeTextFile(
@@ -102,6 +121,7 @@ export class SshLab {
         `Port ${port}`,
         `Port ${notmuxPort}`,
         `Port ${oldtmuxPort}`,
+        ...[...shellPorts.values()].map((p) => `Port ${p}`),
         "ListenAddress 127.0.0.1",
         `HostKey ${join(dir, "host_key")}`,
         `PidFile ${join(dir, "sshd.pid")}`,
@@ -114,13 +134,19 @@ export class SshLab {
         "KbdInteractiveAuthentication no",
         "PubkeyAuthentication yes",
         "AcceptEnv TMUX_TMPDIR",
-        `SetEnv HOME=${join(dir, "home")}`,
         "PrintMotd no",
         "LogLevel ERROR",
+        "MaxStartups 100", // a fleet connects at once
         `Match LocalPort ${notmuxPort}`,
         `  ${withPath(join(dir, "notmux-bin"))}`,
         `Match LocalPort ${oldtmuxPort}`,
         `  ${withPath(`${join(dir, "oldtmux-bin")}:/usr/bin:/bin`)}`,
+        ...Object.entries(SHELL_HOSTS).flatMap(([name, shell]) => [
+          `Match LocalPort ${shellPorts.get(name)}`,
+          `  SetEnv ${home} SHELL=${shell}`,
+        ]),
+        "Match all",
+        `  SetEnv ${home}`,
         "",
       ].join("\n"),
     );
@@ -131,9 +157,9 @@ export class SshLab {
       stderr: "piped",
     }).spawn();
     void drain(sshd.stderr);
-    await Promise.all([port, notmuxPort, oldtmuxPort].map(waitForPort));
+    await Promise.all([port, notmuxPort, oldtmuxPort, ...shellPorts.values()].map(waitForPort));
 
-    const relays = new Map(LAB_HOSTS.map((name) => [name, new TcpRelay(port, options.delay)]));
+    const relays = new Map(trusted.map((name) => [name, new TcpRelay(shellPorts.get(name) ?? port, options.delay)]));
     const common = [
       `User ${user}`,
       `IdentityFile ${join(dir, "id")}`,
@@ -150,7 +176,7 @@ export class SshLab {
     await Deno.writeTextFile(
       configFile,
       [
-        ...LAB_HOSTS.flatMap((name) =>
+        ...trusted.flatMap((name) =>
           host(name, [
             `Port ${relays.get(name)!.port}`,
             "HostKeyAlias tw-lab",
@@ -169,12 +195,13 @@ export class SshLab {
     );
     const lab = new SshLab(dir, port, sshd, configFile);
     for (const [name, relay] of relays) lab.relays.set(name, relay);
+    lab.hosts.push(...trusted);
     return lab;
   }
 
   async close(): Promise<void> {
     for (const relay of this.relays.values()) await relay.close();
-    for (const host of LAB_HOSTS) await this.remoteTmux(host, "kill-server");
+    for (const host of this.hosts) await this.remoteTmux(host, "kill-server");
     try {
       this.sshd.kill("SIGTERM");
     } catch { /* gone */ }

@@ -31,6 +31,8 @@ export interface TriggerEvent {
 /** The set of panes (or their names, or their sessions) changed. */
 export interface PanesChangedEvent {
   kind: "panes-changed";
+  /** The remote host whose panes changed; absent for this machine's. */
+  host?: string;
 }
 
 export type ServerEvent = LogEvent | TriggerEvent | PanesChangedEvent;

@@ -236,7 +236,7 @@ class SegmentFile {
     this.#queue.push(bytes);
     if (!this.#running) {
       this.#running = true;
-      this.#draining = this.#drain().finally(() => this.#running = false);
+      this.#draining = this.#drain();
     }
   }
 
@@ -262,6 +262,10 @@ class SegmentFile {
       console.error(`[tmuxwright] cannot write the log ${this.logPath}: ${(error as Error).message}`);
       this.#queue = [];
     }
+    // In the same turn as the last look at the queue: a write from now on starts a new drain. (Cleared
+    // in a later `.finally`, a write in between was queued with no drain to take it: the bytes waited
+    // for the pane's next output, and a command's end mark with them.)
+    this.#running = false;
     if (!this.#closed) this.#idle = setTimeout(() => this.#closeFile(), IDLE_CLOSE_MS);
   }
 

@@ -18,12 +18,14 @@ const TOPOLOGY = new Set([
   "%window-renamed",
   "%unlinked-window-renamed",
 ]);
-const SUBSCRIPTION = "tmuxwright-panes";
+export const PANE_SET_SUBSCRIPTION = "tmuxwright-panes";
+const SUBSCRIPTION = PANE_SET_SUBSCRIPTION;
 // tmux re-evaluates a subscribed format once a second and reports it only when its value changed:
 // every pane of every session (and whether it exited, with its status), so a pane killed in another
 // session, or a process that ended in a pane kept open, is noticed within a second. The status is
-// part of it because tmux 3.3 can report a pane dead before it has reaped the process's status.
-const EVERY_PANE = "#{S:#{W:#{P:#{pane_id}#{?pane_dead,x#{pane_dead_status},} }}}";
+// part of it because tmux 3.3 can report a pane dead before it has reaped the process's status; the
+// pid because a pane respawned from outside is another program (remembered lookups: RecentPanes).
+const EVERY_PANE = "#{S:#{W:#{P:#{pane_id}.#{pane_pid}#{?pane_dead,x#{pane_dead_status},} }}}";
 /** Notifications come in bursts (a split sends two or three); one check follows the burst. */
 const COALESCE_MS = 30;
 const FINGERPRINT =
@@ -39,6 +41,7 @@ export class PaneSetWatcher {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #checking = false;
   #again = false;
+  #retry: ReturnType<typeof setTimeout> | undefined;
   readonly #unlisten: (() => void)[];
 
   constructor(private readonly tmux: TmuxServer, private readonly events: ServerEvents) {
@@ -50,7 +53,7 @@ export class PaneSetWatcher {
       }),
       tmux.onStatus((status) => {
         if (status.kind !== "connected") return;
-        tmux.run("refresh-client", "-B", `${SUBSCRIPTION}::${EVERY_PANE}`).catch(() => {});
+        this.#subscribe(0);
         if (status.reconnect) this.#schedule(); // panes may have come and gone while disconnected
       }),
     ];
@@ -58,7 +61,19 @@ export class PaneSetWatcher {
 
   close(): void {
     clearTimeout(this.#timer);
+    clearTimeout(this.#retry);
     this.#unlisten.forEach((unlisten) => unlisten());
+  }
+
+  /**
+   * The format subscription. A link's first commands can come before tmux has made its control
+   * client current ("no current client", seen on ssh links): asked again a few times.
+   */
+  #subscribe(attempt: number): void {
+    this.tmux.run("refresh-client", "-B", `${SUBSCRIPTION}::${EVERY_PANE}`).catch(() => {
+      if (attempt >= 5 || !this.tmux.connected) return;
+      this.#retry = setTimeout(() => this.#subscribe(attempt + 1), 50 * 2 ** attempt);
+    });
   }
 
   #schedule(): void {
@@ -77,7 +92,7 @@ export class PaneSetWatcher {
       const fingerprint = rows.toSorted().join("\n");
       if (fingerprint !== this.#last) {
         this.#last = fingerprint;
-        this.events.emit({ kind: "panes-changed" });
+        this.events.emit({ kind: "panes-changed", ...(this.tmux.remote ? { host: this.tmux.host } : {}) });
       }
     } catch { /* the connection is down; the reconnect schedules a new check */ }
     this.#checking = false;

@@ -24,7 +24,8 @@ const FILES: Record<string, { body: string; type: string }> = {
   "/watch/watch.css": { body: WATCH_CSS, type: "text/css; charset=utf-8" },
 };
 
-const PANE_ID = /^%\d{1,9}$/;
+/** `%N`, or `NAME:%N` for a remote host's pane (NAME as --host allows it). */
+const PANE_ID = /^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,31}:)?%\d{1,9}$/;
 const MAX_PANES = 64;
 /** Output queued for a page beyond this is dropped, and the page gets the current screen instead. */
 const BEHIND_BYTES = 1024 * 1024;
@@ -71,7 +72,9 @@ export function watchRoute(request: Request, deps: WatchRouteDeps): Response {
     // host over HTTP/1.1, so a stream per pane would stall the seventh pane.
     const ids = [...new Set(url.searchParams.getAll("pane"))];
     const bad = ids.find((id) => !PANE_ID.test(id));
-    if (bad !== undefined) return text(400, `Bad pane id ${JSON.stringify(bad)}: use "%N" as list_panes shows it.`);
+    if (bad !== undefined) {
+      return text(400, `Bad pane id ${JSON.stringify(bad)}: use "%N" or "HOST:%N" as list_panes shows it.`);
+    }
     if (ids.length > MAX_PANES) return text(400, `Too many panes: at most ${MAX_PANES} in one stream.`);
     return watchStream(ids, deps);
   }
@@ -135,15 +138,19 @@ function eventStream(
 }
 
 /**
- * `panes` events (the whole list now, and again whenever panes appear, exit or vanish), and for
+ * `hosts` events (each remote host's link state, when it changes), `panes` events (the whole list
+ * now, and again whenever panes appear, exit or vanish), and for
  * each pane asked for: `screen`, then `output`, and `gone` (see `followPane`).
  */
 function watchStream(ids: string[], deps: WatchRouteDeps): Response {
   return eventStream(deps.stopping, (send, backlog) => {
     const stops = ids.map((id) => followPane(id, deps, send, backlog));
     let last = "";
+    let lastHosts = "";
     let sending: Promise<void> = Promise.resolve();
     const update = () => {
+      const hosts = JSON.stringify(deps.backend.hosts());
+      if (hosts !== lastHosts) send("hosts", lastHosts = hosts);
       sending = sending.then(async () => {
         const panes: WatchPane[] = await deps.backend.panes().catch(() => []);
         const data = JSON.stringify(panes);
@@ -225,6 +232,8 @@ function followPane(
       pending.push(bytes.slice());
       pendingBytes += bytes.length;
       timer ??= setTimeout(flush, FLUSH_MS);
+    }, () => {
+      if (!closed && ready && !resyncing) void sendScreen();
     }).catch(() => null);
     if (closed) return follow?.close();
     await sendScreen();

@@ -6,6 +6,7 @@ import type { OutputSubscription } from "../../engine/output/mod.ts";
 import { parseUri } from "./uris.ts";
 import { Throttle } from "./throttle.ts";
 import { logScope } from "./read.ts";
+import { appOnHost, hostPaneId, splitPaneRef } from "../hosts.ts";
 
 /** Updates per pane are sent at most this often: a quiet pane's first output is reported at once. */
 export const UPDATE_INTERVAL_MS = 50;
@@ -51,24 +52,26 @@ export class Subscriptions {
         `Subscribe to ${uri}/content for new output, or rely on notifications/resources/list_changed.`,
       );
     }
+    const { host, ref } = splitPaneRef(this.app, target.ref);
+    const on = appOnHost(this.app, host);
     const pane = target.kind === "content"
-      ? await resolvePane(this.app.tmux, target.ref, this.app.workspace.instance)
-      : (await resolveLog(this.app.tmux, logScope(this.app), target.ref))
-        .pane;
+      ? await resolvePane(on.tmux, ref, on.workspace.instance)
+      : (await resolveLog(on.tmux, logScope(on), ref)).pane;
     if (this.#uris.has(uri) || this.#closed) return; // subscribed meanwhile, or the client left
     if (pane === null) return void this.#uris.set(uri, null);
-    let feed = this.#feeds.get(pane.paneId);
+    const key = hostPaneId(host, pane.paneId)!;
+    let feed = this.#feeds.get(key);
     if (!feed) {
-      const throttle = new Throttle(UPDATE_INTERVAL_MS, () => this.#updated(pane.paneId));
+      const throttle = new Throttle(UPDATE_INTERVAL_MS, () => this.#updated(key));
       feed = {
         uris: new Set(),
         throttle,
-        output: this.app.output.subscribe(pane, () => throttle.poke(), { borrow: true }),
+        output: on.output.subscribe(pane, () => throttle.poke(), { borrow: true }),
       };
-      this.#feeds.set(pane.paneId, feed);
+      this.#feeds.set(key, feed);
     }
     feed.uris.add(uri);
-    this.#uris.set(uri, pane.paneId);
+    this.#uris.set(uri, key);
     try {
       await feed.output;
     } catch (error) {
