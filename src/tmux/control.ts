@@ -83,6 +83,8 @@ export class ControlClient {
   readonly #pending: Pending[] = [];
   #closedReason: string | null = null;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Settles when tmux says this client is attached (`%session-changed`), or rejects when it ends first. */
+  readonly #attached = Promise.withResolvers<void>();
   readonly closed: Promise<void>;
 
   private constructor(child: Deno.ChildProcess, private readonly handlers: ControlHandlers) {
@@ -91,11 +93,13 @@ export class ControlClient {
     const parser = new ControlParser({
       reply: (reply) => this.#settle(reply),
       notification: (name, args) => {
+        if (name === "%session-changed") this.#attached.resolve();
         if (name === "%exit") this.#close(args || "tmux ended the control connection");
         handlers.notification?.(name, args);
       },
       output: (paneId, bytes) => handlers.output?.(paneId, bytes),
     });
+    this.#attached.promise.catch(() => {}); // a client that ends before attaching fails its proof instead
     this.closed = this.#read(parser);
   }
 
@@ -134,10 +138,13 @@ export class ControlClient {
     }
     const stderr = spec.keepStderr ? new StderrTail(child.stderr) : null;
     const client = new ControlClient(child, handlers);
-    // Commands are read only after the attach from argv has run, so this reply proves the attach.
+    // A reply proves tmux reads commands; it does not prove the attach: tmux may run commands read
+    // from stdin before the attach-session from argv (over ssh, seen on 3.3a after a whole
+    // pipelined batch). Unattached, a client gets no `%output`, and what panes write meanwhile is
+    // never sent to it. tmux tells the client it attached with `%session-changed`.
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const proof = client.run(["display-message", "-p", "attached"]);
+      const proof = Promise.all([client.run(["display-message", "-p", "attached"]), client.#attached.promise]);
       const timeout = new Promise<never>((_, reject) => {
         if (spec.timeoutMs === undefined) return;
         timer = setTimeout(() => reject(new Error(`no answer within ${spec.timeoutMs} ms`)), spec.timeoutMs);
@@ -283,6 +290,7 @@ export class ControlClient {
     for (const pending of this.#pending.splice(0)) {
       pending.reject(new TmuxError("disconnected", `tmux connection closed: ${reason}`, pending.line));
     }
+    this.#attached.reject(new TmuxError("disconnected", `tmux connection closed before attaching: ${reason}`));
     this.#writer.close().catch(() => {});
     this.handlers.closed?.(reason);
   }
