@@ -31,7 +31,7 @@ function stats(values: number[]): string {
 function markAt(text: string, from: number, kind: string): boolean {
   let at = text.indexOf(ESC_MARK, from);
   while (at >= 0) {
-    if (text.slice(at + ESC_MARK.length).split(/[;\x07]/)[1] === kind) return true;
+    if (text.slice(at + ESC_MARK.length).replaceAll("\x07", ";").split(";")[1] === kind) return true;
     at = text.indexOf(ESC_MARK, at + 1);
   }
   return false;
