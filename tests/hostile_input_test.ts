@@ -25,7 +25,8 @@ async function invariants(server: TestServer, workspace: RegExp) {
     buffers: (await run("list-buffers", "-F", "#{buffer_name}")).split("\n").filter((b) => !OWN_BUFFER.test(b)),
     // set_option sets the probe option by design (tier destructive).
     globalOptions: (await run("show-options", "-g")).split("\n").filter((l) => !l.startsWith("@tw_probe")),
-    serverOptions: await run("show-options", "-s"),
+    // kill tools note what they removed (@tmuxwright_removed, for PANE_GONE) by design.
+    serverOptions: (await run("show-options", "-s")).split("\n").filter((l) => !l.startsWith("@tmuxwright_removed")),
     windowOptions: await run("show-options", "-w", "-g"),
     // set_environment sets the probe variable by design (tier destructive); nothing else may change.
     environment: (await run("show-environment", "-g")).split("\n").filter((l) => !/^-?tw_probe\b/.test(l)),

@@ -23,7 +23,8 @@ export function protocolError(thrown: unknown, notFound: number = RESOURCE_NOT_F
   if (thrown instanceof ProtocolError) return thrown;
   const error = toToolError(thrown);
   if (error.code === "INTERNAL") console.error("[tmuxwright] request failed:", thrown);
-  const code = error.code === "PANE_NOT_FOUND"
+  // A pane on a host the server was not started with does not exist for this client either.
+  const code = error.code === "PANE_NOT_FOUND" || error.code === "HOST_NOT_CONFIGURED"
     ? notFound
     : error.code === "INVALID_ARGUMENT" || error.code === "AMBIGUOUS_TARGET"
     ? ErrorCode.InvalidParams

@@ -12,6 +12,7 @@ const KEEP_CHARS = 4_000;
  */
 export class Removals {
   readonly #ours = new Map<string, string>();
+  #notes = 0;
   readonly #self = `${Deno.pid}-${crypto.getRandomValues(new Uint32Array(1))[0].toString(36)}`;
 
   constructor(private readonly tmux: TmuxServer) {}
@@ -27,6 +28,8 @@ export class Removals {
     }
     const entries = ids.map((id) => ` ${id}=${tool}:${this.#self}`).join("");
     await this.tmux.run("set-option", "-s", "-a", OPTION, entries).catch(() => {});
+    // Kept short even when nobody reads it: every so often the option is trimmed to its newest notes.
+    if (++this.#notes % 50 === 0) await this.#notesTrimmed();
   }
 
   /** Who removed the pane, its window or its session (`ids`), as the end of a sentence. */
@@ -38,12 +41,18 @@ export class Removals {
     return "it was closed outside tmuxwright (killed, or its program exited)";
   }
 
-  async #theirs(ids: string[]): Promise<{ tool: string; pid: string } | null> {
+  /** The notes, trimmed to the newest ones when they grew past KEEP_CHARS. */
+  async #notesTrimmed(): Promise<string> {
     const [notes = ""] = await this.tmux.run("show-options", "-sv", OPTION).catch(() => [""]);
     if (notes.length > KEEP_CHARS) {
       const kept = notes.split(" ").slice(-20).map((entry) => ` ${entry}`).join("");
       await this.tmux.run("set-option", "-s", OPTION, kept).catch(() => {});
     }
+    return notes;
+  }
+
+  async #theirs(ids: string[]): Promise<{ tool: string; pid: string } | null> {
+    const notes = await this.#notesTrimmed();
     for (const entry of notes.split(" ").reverse()) {
       const match = /^([%@$]\d+)=(\w+):(\d+)-\w+$/.exec(entry);
       if (match && ids.includes(match[1]) && !entry.endsWith(`:${this.#self}`)) {
