@@ -85,7 +85,10 @@ Deno.test({
           })
         );
         assert.equal(value.outcome, "ready", JSON.stringify(value));
-        assert.ok(ms < 3 * RTT + 3_000, `start_process took ${Math.round(ms)} ms (${(ms / RTT).toFixed(1)} round trips)`);
+        assert.ok(
+          ms < 3 * RTT + 3_000,
+          `start_process took ${Math.round(ms)} ms (${(ms / RTT).toFixed(1)} round trips)`,
+        );
       });
 
       lab.setDelay({ delayMs: 0 });
