@@ -12,6 +12,7 @@ export type ErrorCode =
   | "NAME_IN_USE"
   | "PANE_BUSY"
   | "PANE_DEAD"
+  | "PANE_NOT_STARTED"
   | "UNSUPPORTED_SHELL"
   | "TMUX_UNAVAILABLE"
   | "TMUX_ERROR"
@@ -33,6 +34,7 @@ export const ERROR_CODES: Record<ErrorCode, string> = {
   NAME_IN_USE: "another pane already has that name",
   PANE_BUSY: "the pane runs a program, not a shell waiting at its prompt",
   PANE_DEAD: "the pane's process has exited",
+  PANE_NOT_STARTED: "the pane's program never started (its start-up gate was not released); the pane was removed",
   UNSUPPORTED_SHELL: "the pane's shell is one execute_command cannot drive (nu, xonsh, elvish, pwsh); use send_keys",
   TMUX_UNAVAILABLE: "tmux is not installed or its server cannot be reached",
   TMUX_ERROR: "tmux refused the command",

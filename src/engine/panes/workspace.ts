@@ -12,6 +12,7 @@ import type { ServerEvents } from "../events/mod.ts";
 import { OwnerLock, pruneDeadLocks, reapDeadWorkspaces, WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
 import { stopForeignLogs } from "./pane_logs.ts";
 import { encodeMarks, type ShellIntegration } from "../integration/mod.ts";
+import { confirmStarted, GATE_SCRIPT, gateChannel, lockCommand, releaseGate } from "./gate.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -33,9 +34,6 @@ export interface CreatePaneOptions {
   /** Run exactly this program (no shell), instead of `command` or the user's shell. */
   argv?: string[];
 }
-
-// Holds the new pane's program until its log pipe is attached, so not one byte is missed.
-const GATE_SCRIPT = 'tmux wait-for "$1" 2>/dev/null; shift; exec "$@"';
 
 /** Whose workspace this is, and how it stands to the link's control connection. */
 export interface WorkspaceRole {
@@ -146,7 +144,7 @@ export class Workspace {
   async #createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
     if (options.name !== undefined) await this.#assertNameFree(options.name);
     await this.open(); // connects, creating the workspace if needed
-    const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
+    const channel = gateChannel(this.instance, ++this.#gateCounter);
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
     // The user's own shell, at its prompt for commands: started with the marks of its integration.
     const launch = options.argv === undefined && options.command === undefined && !this.role.remote
@@ -164,27 +162,11 @@ export class Workspace {
     for (const [key, value] of Object.entries(env)) common.push("-e", `${key}=${value}`);
     const argv = ["--", "/bin/sh", "-c", GATE_SCRIPT, "tmuxwright-gate", channel, ...program];
 
-    let created: string[];
-    if (options.splitFrom) {
-      const dir = options.direction ?? "below";
-      const flags = [
-        dir === "right" || dir === "left" ? "-h" : "-v",
-        ...(dir === "left" || dir === "above" ? ["-b"] : []),
-      ];
-      if (options.size !== undefined) flags.push("-l", `${options.size}%`);
-      created = await this.tmux.run("split-window", "-t", options.splitFrom, ...flags, ...common, ...argv);
-    } else {
-      const title = options.windowName ?? options.name;
-      const windowName = title === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(title))];
-      if (options.newSession) {
-        const name = options.newSession.name === undefined ? [] : ["-s", escapeFormat(options.newSession.name)];
-        const newSession = ["new-session", "-d", ...name, ...windowName, ...common, ...argv];
-        created = await this.tmux.sessionGuard.run(() => this.tmux.run(...newSession));
-      } else {
-        const target = options.windowIn ?? `${this.#sessionId}:`;
-        created = await this.tmux.run("new-window", "-t", target, ...windowName, ...common, ...argv);
-      }
-    }
+    await this.tmux.run(...lockCommand(channel)); // before the pane exists: its gate waits for the unlock
+    const created = await this.#spawn(options, common, argv).catch(async (error) => {
+      await releaseGate(this.tmux, channel).catch(() => {});
+      throw error;
+    });
     const pane = parsePanes(created)[0];
     const logPath = logPathFor(this.config.stateDir, this.config.pid, pane.paneId, this.tmux.host);
     const setups: string[][] = [
@@ -212,8 +194,9 @@ export class Workspace {
     try {
       await this.tmux.batch(setups);
     } finally {
-      await this.tmux.run("wait-for", "-S", channel); // release the gate even if a setup step failed
+      await releaseGate(this.tmux, channel); // even if a setup step failed
     }
+    await confirmStarted(this.tmux, pane.paneId, channel); // nothing is typed into a pane still in its gate
     await recordLog(this.config.stateDir, {
       pane_id: pane.paneId,
       name: options.name ?? null,
@@ -237,6 +220,30 @@ export class Workspace {
       },
       logPath,
     };
+  }
+
+  /** Opens the pane (split, window or session) running `argv`; tmux's listing of it. */
+  async #spawn(options: CreatePaneOptions, common: string[], argv: string[]): Promise<string[]> {
+    if (options.splitFrom) {
+      const dir = options.direction ?? "below";
+      const flags = [
+        dir === "right" || dir === "left" ? "-h" : "-v",
+        ...(dir === "left" || dir === "above" ? ["-b"] : []),
+      ];
+      if (options.size !== undefined) flags.push("-l", `${options.size}%`);
+      return await this.tmux.run("split-window", "-t", options.splitFrom, ...flags, ...common, ...argv);
+    } else {
+      const title = options.windowName ?? options.name;
+      const windowName = title === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(title))];
+      if (options.newSession) {
+        const name = options.newSession.name === undefined ? [] : ["-s", escapeFormat(options.newSession.name)];
+        const newSession = ["new-session", "-d", ...name, ...windowName, ...common, ...argv];
+        return await this.tmux.sessionGuard.run(() => this.tmux.run(...newSession));
+      } else {
+        const target = options.windowIn ?? `${this.#sessionId}:`;
+        return await this.tmux.run("new-window", "-t", target, ...windowName, ...common, ...argv);
+      }
+    }
   }
 
   /** The owned pane named `default`, created on first use (and again if it was killed or exited). */
