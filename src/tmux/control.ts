@@ -105,7 +105,7 @@ export class ControlClient {
   static connect(socketArgs: readonly string[], session: string, handlers: ControlHandlers = {}) {
     return ControlClient.launch({
       program: "tmux",
-      args: [...UTF8, ...socketArgs, "-C", "attach-session", "-f", "no-output", "-t", `=${session}`],
+      args: [...UTF8, ...socketArgs, ...controlAttachArgs(session)],
       failure: (_stderr, _code, cause) =>
         new TmuxError("server_gone", `Cannot attach to tmux session "${session}": ${cause.message}`),
     }, handlers);
@@ -271,4 +271,9 @@ export class ControlClient {
     this.#writer.close().catch(() => {});
     this.handlers.closed?.(reason);
   }
+}
+
+/** The control client's own arguments (after the socket's): the reaper knows a dead owner's client by them. */
+export function controlAttachArgs(session: string): string[] {
+  return ["-C", "attach-session", "-f", "no-output", "-t", `=${session}`];
 }
