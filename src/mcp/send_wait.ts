@@ -5,6 +5,7 @@ import { cursorNow, MAX_WAIT_MS, parseTriggers, watchPane } from "../engine/watc
 import type { ToolContext } from "./context.ts";
 import { budgetFields, budgetFrom, callText, fitShown } from "./budget.ts";
 import { stateResult } from "./results.ts";
+import { untilShellDrawn } from "./shell_start.ts";
 
 /** Input a tool sends, then waits on: watch_pane's triggers, from before the keys were sent. */
 export const waitArg = z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(
@@ -40,6 +41,7 @@ export async function sendAndWait(
   }
   const triggers = await parseTriggers(options.wait, (source, o) => ctx.app.patterns.compile(source, o));
   const timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_WAIT_MS);
+  if (triggers.some((t) => t.kind === "shell")) await untilShellDrawn(ctx.tmux, pane, ctx.signal);
   const result = await watchPane(ctx.app, pane, triggers, {
     timeoutMs,
     signal: ctx.signal,
