@@ -15,7 +15,10 @@ const WAVE = 8;
 const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twmem" });
 const fleet = new Fleet(dir, null, 60_000);
 const port = V8Inspector.freePort();
-await fleet.startHttp([`--inspect=127.0.0.1:${port}`]);
+// BENCH_V8_FLAGS: extra V8 flags for the server (e.g. --optimize-for-size), to compare.
+const extra = Deno.env.get("BENCH_V8_FLAGS");
+await fleet.startHttp([`--inspect=127.0.0.1:${port}`, ...(extra ? [`--v8-flags=${extra}`] : [])]);
+console.log(`server V8 flags: --max-semi-space-size=1${extra ? `,${extra}` : ""}`);
 const inspector = await V8Inspector.atPort(port);
 
 async function figures(label: string, gc = false): Promise<void> {
