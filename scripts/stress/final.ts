@@ -23,6 +23,8 @@ export async function finalChecks(fleet: Fleet, ledger: Ledger, leaks: LeakWatch
     }
   }
   await leftovers(fleet, ledger);
+  const expired = fleet.stderr.filter((line) => /expired after/.test(line)).length;
+  console.log(`${expired} HTTP sessions expired idle on the server`);
   await leaks.sweep(true);
   await logsComplete(fleet, ledger);
 }

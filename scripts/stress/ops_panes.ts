@@ -131,7 +131,9 @@ export async function list(a: Actor): Promise<void> {
   const answer = await a.call("list_panes", {}, 10_000);
   if (!a.settle("list_panes", answer, from)) return;
   const listed = new Set(((answer.json.panes ?? []) as { pane_id: string }[]).map((p) => p.pane_id));
-  const missing = a.panes.filter((p) => p.host === null && p.born < from && !listed.has(p.id));
+  const missing = a.panes.filter((p) =>
+    p.host === null && p.born < from && !listed.has(p.id) && a.ledger.faultsSince(p.born, ["tmux-kill"]) === 0
+  );
   a.expect(missing.length === 0, `list_panes: ${missing.map((p) => p.id).join(", ")} missing`, answer, from);
 }
 
