@@ -2,6 +2,7 @@
 import type { Fleet } from "./fleet.ts";
 import type { Ledger } from "./checks.ts";
 import type { Rng } from "./rng.ts";
+import type { LeakWatch } from "./leaks.ts";
 
 export type FaultMode = "all" | "gentle" | "none";
 
@@ -11,6 +12,7 @@ export async function injectFaults(
   rng: Rng,
   until: number,
   mode: FaultMode,
+  leaks: LeakWatch,
   log: (line: string) => void,
 ): Promise<void> {
   if (mode === "none") return;
@@ -28,7 +30,10 @@ export async function injectFaults(
     const fault = ledger.fault(kind);
     if (kind === "tmux-kill") await fleet.killTmux();
     else if (kind === "ssh-cut") fleet.lab!.relay("alpha").cut();
-    else await fleet.crashAndRestart();
+    else {
+      await fleet.crashAndRestart();
+      leaks.postpone(45_000); // a crashed owner's panes: reaped at the restart, on the host by the lease
+    }
     fault.end = performance.now();
     log(`fault ${kind} at ${((fault.start - t0) / 1000).toFixed(1)} s (${Math.round(fault.end - fault.start)} ms)`);
   }

@@ -43,6 +43,12 @@ export class LeakWatch {
     }
   }
 
+  /** A server crash: what its sessions owned is now reaped by the restarted server and the host lease. */
+  postpone(ms: number): void {
+    const at = performance.now() + ms;
+    for (const due of this.#due) due.at = Math.max(due.at, at);
+  }
+
   get pending(): number {
     return this.#due.length;
   }

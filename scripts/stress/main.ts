@@ -79,7 +79,7 @@ const sampler = every > 0
 
 await Promise.all([
   ...actors.map((a) => live(a, until)),
-  injectFaults(fleet, ledger, rng.fork(), until, values.faults as FaultMode, log),
+  injectFaults(fleet, ledger, rng.fork(), until, values.faults as FaultMode, leaks, log),
 ]);
 clearInterval(sweeper);
 clearInterval(sampler);
