@@ -33,7 +33,9 @@ export async function finalChecks(fleet: Fleet, ledger: Ledger, leaks: LeakWatch
 async function leftovers(fleet: Fleet, ledger: Ledger): Promise<void> {
   const hub = `tmuxwright-${fleet.httpPid}`;
   let left: string[] = [];
-  for (let attempt = 0; attempt < 40; attempt++) { // ends are asynchronous: give them 20 s
+  // Ends are asynchronous; on the host a gone server's hub goes when its lease (20 s) has passed
+  // and a live link renews its own (every 7 s): give them 45 s.
+  for (let attempt = 0; attempt < 90; attempt++) {
     left = (await ownedPanes(fleet)).filter((p) => !(p.hub && (p.where !== "" || p.session === hub)))
       .map((p) => `${p.where}${p.id} (session ${p.session}, owner ${p.instance || "none"})`);
     if (left.length === 0) return;
