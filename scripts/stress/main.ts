@@ -5,7 +5,7 @@
  * Every answer is checked, and the end state. A failure prints the seed that reproduces it.
  *
  *   deno task stress [--seed N] [--seconds S] [--http N] [--stdio N] [--faults all|gentle|none]
- *                    [--lab auto|off] [--sample SECONDS] [--idle-ms MS]
+ *                    [--lab auto|off] [--sample SECONDS] [--idle-ms MS] [--known TEXT]...
  */
 import { parseArgs } from "node:util";
 import { Ledger, percentile } from "./checks.ts";
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     lab: { type: "string", default: "auto" },
     sample: { type: "string", default: "0" },
     "idle-ms": { type: "string", default: "15000" },
+    known: { type: "string", multiple: true, default: [] },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 1e9) : Number(values.seed);
@@ -45,6 +46,7 @@ const lab = values.lab === "off" ? null : await SshLab.start().catch((e) => {
 const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twstress" });
 const fleet = new Fleet(dir, lab, Number(values["idle-ms"]));
 const ledger = new Ledger(seed);
+ledger.known = values.known as string[];
 const leaks = new LeakWatch(fleet, ledger);
 const rng = new Rng(seed);
 log(
@@ -107,6 +109,9 @@ if (samples.length > 0) console.log(`\n${SAMPLE_HEADER}\n${samples.map(formatSam
 
 await fleet.stopHttp();
 const failed = ledger.violations.length > 0;
+if (ledger.knownSeen.length > 0) {
+  console.log(`\n${ledger.knownSeen.length} known violation(s) (--known), not failed on`);
+}
 if (!failed) {
   await fleet.killTmux();
   await Deno.remove(dir, { recursive: true }).catch(() => {});
