@@ -360,9 +360,12 @@ export class Workspace {
     return reaped;
   }
 
-  /** Kills this owner's panes on the host (logs stay here); with --keep they stay. A link that is down kills nothing. */
+  /** Kills this owner's panes on the host (logs stay here); with --keep they stay. A host that cannot be reached keeps them (the lease). */
   async #endRemote(): Promise<void> {
-    if (this.config.keep || this.#sessionId === null || !this.tmux.connected) return;
+    if (this.config.keep || this.#sessionId === null) return;
+    // A link cut since its last call is dialled once more: its panes would otherwise stay until the lease ends.
+    if (!this.tmux.connected) await this.tmux.connect().catch(() => {});
+    if (!this.tmux.connected) return;
     const listed = await this.tmux.run("list-panes", "-a", "-F", "#{pane_id}\x1f#{@tmuxwright_instance}").catch(
       () => [],
     );
