@@ -11,6 +11,7 @@ import { V8Inspector } from "../tests/helpers/v8_inspector.ts";
 const SESSIONS = Number(Deno.args[0] ?? 85);
 const CALLS = Number(Deno.args[1] ?? 22);
 const WAVE = 8;
+const MIX = Deno.env.get("BENCH_MIX");
 
 const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twmem" });
 const fleet = new Fleet(dir, null, 60_000);
@@ -31,6 +32,12 @@ async function oneSession(i: number): Promise<void> {
   const session = await Session.http(fleet);
   await session.call("create_pane", { name: `m${i}` });
   for (let j = 0; j < CALLS; j++) {
+    if (MIX === "panes") { // BENCH_MIX=panes: a pane created, used and killed per call instead
+      await session.call("create_pane", { name: `m${i}-${j}` });
+      await session.call("capture_pane", { pane_id: `m${i}-${j}` });
+      await session.call("kill_pane", { pane_id: `m${i}-${j}` });
+      continue;
+    }
     const answer = await session.call("execute_command", { pane_id: `m${i}`, command: `echo s${i}c${j}` });
     if (answer.kind !== "ok" || answer.json.output !== `s${i}c${j}`) {
       console.log(`  s${i}c${j}: ${JSON.stringify(answer)}`);

@@ -5,7 +5,7 @@
  * Every answer is checked, and the end state. A failure prints the seed that reproduces it.
  *
  *   deno task stress [--seed N] [--seconds S] [--http N] [--stdio N] [--faults all|gentle|none]
- *                    [--lab auto|off] [--sample SECONDS] [--idle-ms MS] [--known TEXT]...
+ *                    [--lab auto|off] [--sample SECONDS] [--idle-ms MS] [--known TEXT]... [--inspect PORT]
  */
 import { parseArgs } from "node:util";
 import { Ledger, percentile } from "./checks.ts";
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     sample: { type: "string", default: "0" },
     "idle-ms": { type: "string", default: "15000" },
     known: { type: "string", multiple: true, default: [] },
+    inspect: { type: "string" },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 1e9) : Number(values.seed);
@@ -54,7 +55,8 @@ log(
     `lab ${lab ? "alpha" : "off"}, state ${dir}`,
 );
 
-await fleet.startHttp();
+// --inspect PORT: the HTTP server's V8 inspector on 127.0.0.1:PORT (heap figures, forced GC, snapshots).
+await fleet.startHttp(values.inspect ? [`--inspect=127.0.0.1:${values.inspect}`] : []);
 const started = performance.now();
 const until = started + seconds * 1000;
 const actors = [
