@@ -32,6 +32,36 @@ async function oneSession(i: number): Promise<void> {
   const session = await Session.http(fleet);
   await session.call("create_pane", { name: `m${i}` });
   for (let j = 0; j < CALLS; j++) {
+    if (MIX === "procs") { // BENCH_MIX=procs: a process with readiness, then its pane killed
+      await session.call("start_process", { name: `m${i}-${j}`, command: "echo up; sleep 600", ready: "^up$" });
+      await session.call("kill_pane", { pane_id: `m${i}-${j}` });
+      continue;
+    }
+    if (MIX === "waits") { // BENCH_MIX=waits: keys with a shell wait, a text wait and a watch in a pane, then killed
+      await session.call("create_pane", { name: `m${i}-${j}` });
+      await session.call("send_keys", { pane_id: `m${i}-${j}`, text: "echo a", wait: ["shell"], timeout_ms: 5000 });
+      await session.call("send_keys", { pane_id: `m${i}-${j}`, text: "sleep 0.2; echo b" });
+      await session.call("wait_for_text", { pane_id: `m${i}-${j}`, pattern: "b", timeout_ms: 5000 });
+      await session.call("watch_pane", { pane_id: `m${i}-${j}`, triggers: ["idle:1"], timeout_ms: 3000 });
+      await session.call("kill_pane", { pane_id: `m${i}-${j}` });
+      continue;
+    }
+    if (MIX === "misc") { // BENCH_MIX=misc: REPL, paste, incremental reads, logs, search, respawn, split
+      const id = `m${i}-${j}`;
+      await session.call("create_pane", { name: `${id}r`, command: "python3 -q" });
+      await session.call("run_in_repl", { pane_id: `${id}r`, input: "print(6*7)", prompt: "^>>> $", timeout_ms: 5000 });
+      await session.call("create_pane", { name: id });
+      await session.call("paste_text", { pane_id: id, text: "echo p", enter: true, wait: ["shell"], timeout_ms: 5000 });
+      const first = await session.call("capture_since", { pane_id: id });
+      await session.call("execute_command", { pane_id: id, command: "echo q" });
+      if (first.kind === "ok") await session.call("capture_since", { cursor: first.json.cursor });
+      await session.call("read_logs", { pane_id: id, lines: 50 });
+      await session.call("search_panes", { pattern: "echo q" });
+      await session.call("split_pane", { pane_id: id, direction: "right", name: `${id}s` });
+      await session.call("respawn_pane", { pane_id: id });
+      for (const p of [`${id}r`, id, `${id}s`]) await session.call("kill_pane", { pane_id: p });
+      continue;
+    }
     if (MIX === "panes") { // BENCH_MIX=panes: a pane created, used and killed per call instead
       await session.call("create_pane", { name: `m${i}-${j}` });
       await session.call("capture_pane", { pane_id: `m${i}-${j}` });
@@ -56,6 +86,19 @@ await figures("after, all sessions ended");
 await new Promise((r) => setTimeout(r, 5_000));
 await figures("5 s later");
 await figures("after a forced GC", true);
+async function logFds(): Promise<number> {
+  let n = 0;
+  for await (const entry of Deno.readDir(`/proc/${fleet.httpPid}/fd`)) {
+    const target = await Deno.readLink(`/proc/${fleet.httpPid}/fd/${entry.name}`).catch(() => "");
+    if (target.includes("/logs/")) n++;
+  }
+  return n;
+}
+console.log(`pane log files the server holds open: ${await logFds()}`);
+if (Deno.env.get("BENCH_LINGER")) {
+  await new Promise((r) => setTimeout(r, Number(Deno.env.get("BENCH_LINGER"))));
+  console.log(`… ${Deno.env.get("BENCH_LINGER")} ms later: ${await logFds()}`);
+}
 await topObjects(inspector);
 await fleet.stopHttp();
 await fleet.killTmux();
