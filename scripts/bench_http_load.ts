@@ -7,6 +7,7 @@
  *  3. slow and broken clients: 4 sessions' p95 alone, then while 1,000 silent connections, 100 clients
  *     dribbling headers, an unread SSE stream and a body sent a byte a second are open.
  * Run: deno run -A scripts/bench_http_load.ts [calls per session, default 50] [max sessions, default 64]
+ * (BENCH_ONLY=bridge runs part 2 alone.)
  */
 import { HttpMcpServer } from "../tests/helpers/http_mcp.ts";
 import type { Client } from "../tests/helpers/sdk_client.ts";
@@ -124,6 +125,8 @@ async function bridgeLoad(server: HttpMcpServer, clients: number): Promise<void>
   };
   await Promise.all(Array.from({ length: clients }, (_, i) => call({ action: "create_session", session: `load${i}` })));
   const latencies: number[] = [];
+  const firsts: number[] = [];
+  const later: number[] = [];
   let exact = 0;
   const errors: string[] = [];
   const started = performance.now();
@@ -140,6 +143,7 @@ async function bridgeLoad(server: HttpMcpServer, clients: number): Promise<void>
         timeout_ms: 60_000,
       }).catch((e) => ({ status: 0, body: { error: String(e) } }));
       latencies.push(performance.now() - t);
+      (j === 0 ? firsts : later).push(performance.now() - t);
       if (sent.status === 200 && String(sent.body.output ?? sent.body.text ?? "").includes(token)) exact++;
       else errors.push(`${token}: ${sent.status} ${JSON.stringify(sent.body).slice(0, 160)}`);
     }
@@ -151,6 +155,14 @@ async function bridgeLoad(server: HttpMcpServer, clients: number): Promise<void>
       `${errors.length} errors, ${(clients * CALLS / wall).toFixed(0)} calls/s, p50 ${
         percentile(sorted, 0.5).toFixed(1)
       } ms, p95 ${percentile(sorted, 0.95).toFixed(1)}, p99 ${percentile(sorted, 0.99).toFixed(1)}`,
+  );
+  // Each client's first wait subscribes to its session's output (a control client attached, one at a time).
+  const [f, l] = [firsts.sort((a, b) => a - b), later.sort((a, b) => a - b)];
+  console.log(
+    `    each client's first call: p50 ${percentile(f, 0.5).toFixed(1)} ms, max ${f.at(-1)?.toFixed(1)}; ` +
+      `later calls: p50 ${percentile(l, 0.5).toFixed(1)}, p95 ${percentile(l, 0.95).toFixed(1)}, p99 ${
+        percentile(l, 0.99).toFixed(1)
+      }`,
   );
   for (const error of errors.slice(0, 5)) console.log(`    error: ${error}`);
   await Promise.all(Array.from({ length: clients }, (_, i) => call({ action: "kill_session", session: `load${i}` })));
@@ -215,8 +227,10 @@ const load = (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).j
 console.log(`HTTP load (load average ${load}, ${navigator.hardwareConcurrency} cores), a workspace per MCP session:`);
 await using server = await HttpMcpServer.start();
 console.log(`  idle server RSS ${((await rssKiB(server.pid)) / 1024).toFixed(0)} MiB`);
-for (const sessions of CURVE) await curvePoint(server, sessions);
+// BENCH_ONLY=bridge: only the bridge's 32 clients.
+const only = Deno.env.get("BENCH_ONLY");
+if (!only) { for (const sessions of CURVE) await curvePoint(server, sessions); }
 console.log("The bridge (/v1/tmux):");
 await bridgeLoad(server, Math.min(32, MAX_SESSIONS));
-console.log("Slow and broken clients:");
-await abuse(server);
+if (!only) console.log("Slow and broken clients:");
+if (!only) await abuse(server);

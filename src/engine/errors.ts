@@ -13,6 +13,7 @@ export type ErrorCode =
   | "PANE_BUSY"
   | "PANE_DEAD"
   | "PANE_GONE"
+  | "PANE_NOT_STARTED"
   | "UNSUPPORTED_SHELL"
   | "TMUX_UNAVAILABLE"
   | "TMUX_ERROR"
@@ -38,6 +39,7 @@ export const ERROR_CODES: Record<ErrorCode, string> = {
   PANE_BUSY: "the pane runs a program, not a shell waiting at its prompt",
   PANE_DEAD: "the pane's process has exited",
   PANE_GONE: "the pane was removed while a call waited on it (the message names by whom, where known)",
+  PANE_NOT_STARTED: "the pane's program never started (its start-up gate was not released); the pane was removed",
   UNSUPPORTED_SHELL: "the pane's shell is one execute_command cannot drive (nu, xonsh, elvish, pwsh); use send_keys",
   TMUX_UNAVAILABLE: "tmux is not installed or its server cannot be reached",
   TMUX_ERROR: "tmux refused the command",

@@ -6,7 +6,7 @@ export interface McpSessionOptions {
   /** A fresh McpServer over the one shared engine; called once per MCP session. */
   createServer: () => McpServer;
   maxSessions: number;
-  /** A session with no request and no open stream for this long is closed. */
+  /** A session with no request in progress (its listening GET stream aside) for this long is closed. */
   idleTimeoutMs: number;
   log: (line: string) => void;
 }
@@ -95,12 +95,15 @@ export class McpSessions {
 
   async #forward(session: Session, request: Request, body: string | undefined): Promise<Response> {
     session.lastActive = performance.now();
-    session.open++;
+    // The standalone SSE stream (GET) only listens: it does not keep an idle session. A client that
+    // vanished behind a relay leaves it open for good (nothing is written on it to fail).
+    const counted = request.method !== "GET";
+    if (counted) session.open++;
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
-      session.open--;
+      if (counted) session.open--;
       session.lastActive = performance.now();
     };
     try {

@@ -11,7 +11,11 @@ import { FLAGS } from "../config/flags.ts";
 export type EnvLookup = (name: string) => string | undefined;
 
 /** Runtime flags before the permissions: no banners, no prompts, a small young generation. */
-export const RUNTIME_FLAGS = ["--quiet", "--no-prompt", "--v8-flags=--max-semi-space-size=1"] as const;
+export const RUNTIME_FLAGS = [
+  "--quiet",
+  "--no-prompt",
+  "--v8-flags=--max-semi-space-size=1,--optimize-for-size",
+] as const;
 
 /** Every variable the server and the bridge read (tests/sandbox_permissions_test.ts checks the list). */
 export const ENV_NAMES = [

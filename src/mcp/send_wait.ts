@@ -7,6 +7,7 @@ import { budgetFields, budgetFrom, callText, fitShown } from "./budget.ts";
 import { stateResult } from "./results.ts";
 import { inputFields } from "./question.ts";
 import { paneExitFields } from "./pane_end.ts";
+import { untilShellDrawn } from "./shell_start.ts";
 
 /** Input a tool sends, then waits on: watch_pane's triggers, from before the keys were sent. */
 export const waitArg = z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(
@@ -51,6 +52,9 @@ export async function sendAndWait(
     triggers.push({ kind: "input", name: "input" });
   }
   const timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_WAIT_MS);
+  // A pane that has run a command has drawn its prompt long ago: no look (a round trip on a host).
+  const fresh = ctx.app.executor.jobs.current(pane.paneId) === null;
+  if (fresh && triggers.some((t) => t.kind === "shell")) await untilShellDrawn(ctx.tmux, pane, ctx.signal);
   const result = await watchPane(ctx.app, pane, triggers, {
     timeoutMs,
     signal: ctx.signal,

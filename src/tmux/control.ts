@@ -110,7 +110,10 @@ export class ControlClient {
   static connect(socketArgs: readonly string[], session: string, handlers: ControlHandlers = {}) {
     return ControlClient.launch({
       program: "tmux",
-      args: [...UTF8, ...socketArgs, "-C", "attach-session", "-f", "no-output", "-t", `=${session}`],
+      args: [...UTF8, ...socketArgs, ...controlAttachArgs(session)],
+      // An attach that never answers (a tmux server exiting, or a client that hangs) must not hold
+      // the session guard, and with it every later connect, for good.
+      timeoutMs: ATTACH_LIMIT_MS,
       failure: (_stderr, _code, cause) =>
         new TmuxError("server_gone", `Cannot attach to tmux session "${session}": ${cause.message}`),
     }, handlers);
@@ -294,4 +297,12 @@ export class ControlClient {
     this.#writer.close().catch(() => {});
     this.handlers.closed?.(reason);
   }
+}
+
+/** How long a local control client may take to attach and answer. */
+export const ATTACH_LIMIT_MS = 10_000;
+
+/** The control client's own arguments (after the socket's): the reaper knows a dead owner's client by them. */
+export function controlAttachArgs(session: string): string[] {
+  return ["-C", "attach-session", "-f", "no-output", "-t", `=${session}`];
 }

@@ -5,6 +5,7 @@ import { watchBackend } from "./watch_backend.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 import {
   type BridgeBackend,
+  type HttpLimits,
   type HttpServerHandle,
   resolveOptions,
   serveHttp,
@@ -52,6 +53,7 @@ export interface HttpModeOptions {
   allowRemote: boolean;
   mcp: boolean;
   bridge: BridgeBackend;
+  limits?: Partial<HttpLimits>;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function serveAppOverHttp(app: App | null, options: HttpModeOptions
     createMcpServer: options.mcp && app ? () => createSessionServer(app) : null,
     watch: options.mcp && app ? watchBackend(app) : null,
     checkDirectory: directoryKind,
+    limits: options.limits,
   });
   onStop(async () => {
     await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, SHUTDOWN_BUDGET_MS / 2))]);
@@ -103,6 +106,7 @@ export async function serveHttpMode(config: Readonly<Config>): Promise<void> {
     allowedOrigins: origins && origins.length > 0 ? origins : undefined,
     allowRemote: config.allowRemote,
     mcp: true,
+    limits: mcpIdleLimit(env("TMUXWRIGHT_MCP_IDLE_MS")),
     bridge: bridgeBackend(app, mode, {
       tmuxVersion: await tmuxVersion() ?? "unknown",
       socketPath: socketPathOf(config),
@@ -112,6 +116,12 @@ export async function serveHttpMode(config: Readonly<Config>): Promise<void> {
   console.log(
     `tmuxwright listening on ${server.url} (MCP at ${server.url}/mcp, tmux bridge at ${server.url}/v1/tmux, live view at ${server.url}/watch)`,
   );
+}
+
+/** TMUXWRIGHT_MCP_IDLE_MS: how long an MCP session may sit idle before it ends (default 30 min). */
+function mcpIdleLimit(value: string | undefined): Partial<HttpLimits> {
+  const ms = Number(value);
+  return value && Number.isInteger(ms) && ms >= 1000 ? { mcpIdleTimeoutMs: ms } : {};
 }
 
 function socketPathOf(config: Readonly<Config>): string | null {

@@ -6,7 +6,7 @@ export class V8Inspector {
   #next = 1;
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
-  private constructor(private readonly socket: WebSocket) {
+  private constructor(readonly socket: WebSocket) {
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data as string);
       const waiter = message.id === undefined ? undefined : this.#pending.get(message.id);

@@ -45,9 +45,13 @@ export class Job {
   }
 }
 
+/** How often panes that no longer exist are forgotten (their jobs hold the commands' kept output). */
+const PRUNE_MS = 30_000;
+
 /** One job per pane, the latest; each followed by one loop until it ends. */
 export class JobTable {
   readonly #jobs = new Map<string, Job>();
+  #pruned = performance.now();
 
   constructor(private readonly tmux: TmuxServer) {}
 
@@ -57,7 +61,23 @@ export class JobTable {
     this.#jobs.get(typed.paneId)?.stop();
     this.#jobs.set(typed.paneId, job);
     void this.#follow(job);
+    void this.#prune();
     return job;
+  }
+
+  /**
+   * Forgets the ended jobs of panes that are gone. Found by the soak: every pane a command ever ran
+   * in kept its last job, and with it the command's stream and kept output, for the server's life.
+   */
+  async #prune(): Promise<void> {
+    if (performance.now() - this.#pruned < PRUNE_MS) return;
+    this.#pruned = performance.now();
+    const listed = await this.tmux.run("list-panes", "-a", "-F", "#{pane_id}").catch(() => null);
+    if (listed === null) return;
+    const live = new Set(listed);
+    for (const [paneId, job] of this.#jobs) {
+      if (!live.has(paneId) && job.exit !== null) this.#jobs.delete(paneId);
+    }
   }
 
   /** The pane's current job, or null when no command was typed into it by this server. */

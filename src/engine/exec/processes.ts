@@ -101,6 +101,10 @@ export class ProcessManager {
     }
     const job = this.executor.jobs.current(pane.paneId)!; // typing made it the pane's job
     const running: Running = { job, typed, pane, origin: options.origin, exitReported: false, stopping: false };
+    // Processes whose pane's job is gone or replaced are no longer anyone's to stop or report.
+    for (const [paneId, earlier] of this.#running) {
+      if (this.executor.jobs.current(paneId) !== earlier.job) this.#running.delete(paneId);
+    }
     this.#running.set(pane.paneId, running);
     void this.#reportOnExit(running);
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };

@@ -15,6 +15,7 @@ import { stopForeignLogs } from "./pane_logs.ts";
 import { RecentPanes } from "./recent_panes.ts";
 import { encodeMarks, type Launch, type ShellIntegration } from "../integration/mod.ts";
 import { paneEnvironment } from "./pane_env.ts";
+import { confirmStarted, GATE_SCRIPT, gateChannel, lockCommand, releaseGate } from "./gate.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -36,9 +37,6 @@ export interface CreatePaneOptions {
   /** Run exactly this program (no shell), instead of `command` or the user's shell. */
   argv?: string[];
 }
-
-// Holds the new pane's program until its log pipe is attached, so not one byte is missed.
-const GATE_SCRIPT = 'tmux wait-for "$1" 2>/dev/null; shift; exec "$@"';
 
 /** Whose workspace this is, and how it stands to the link's control connection. */
 export interface WorkspaceRole {
@@ -158,7 +156,7 @@ export class Workspace {
 
   async #createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
     if (options.name !== undefined) await this.#assertNameFree(options.name);
-    const channel = `tmuxwright-gate-${this.config.pid}-${++this.#gateCounter}`;
+    const channel = gateChannel(this.instance, ++this.#gateCounter);
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
     // The user's own shell, at its prompt for commands: started with the marks of its integration
     // (on a host, set up there in the same round trip as the workspace's look).
@@ -184,27 +182,14 @@ export class Workspace {
     for (const [key, value] of Object.entries(env)) common.push("-e", `${key}=${value}`);
     const argv = ["--", "/bin/sh", "-c", GATE_SCRIPT, "tmuxwright-gate", channel, ...program];
 
-    let created: string[];
-    if (options.splitFrom) {
-      const dir = options.direction ?? "below";
-      const flags = [
-        dir === "right" || dir === "left" ? "-h" : "-v",
-        ...(dir === "left" || dir === "above" ? ["-b"] : []),
-      ];
-      if (options.size !== undefined) flags.push("-l", `${options.size}%`);
-      created = await this.tmux.run("split-window", "-t", options.splitFrom, ...flags, ...common, ...argv);
-    } else {
-      const title = options.windowName ?? options.name;
-      const windowName = title === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(title))];
-      if (options.newSession) {
-        const name = options.newSession.name === undefined ? [] : ["-s", escapeFormat(options.newSession.name)];
-        const newSession = ["new-session", "-d", ...name, ...windowName, ...common, ...argv];
-        created = await this.tmux.sessionGuard.run(() => this.tmux.run(...newSession));
-      } else {
-        const target = options.windowIn ?? `${this.#sessionId}:`;
-        created = await this.tmux.run("new-window", "-t", target, ...windowName, ...common, ...argv);
-      }
-    }
+    // Locked before the pane exists (its gate waits for the unlock), sent in the same write as the spawn.
+    const locked = this.tmux.run(...lockCommand(channel));
+    const created = await Promise.all([locked, this.#spawn(options, common, argv)]).then(([, c]) => c).catch(
+      async (error) => {
+        await releaseGate(this.tmux, channel).catch(() => {});
+        throw error;
+      },
+    );
     const pane = parsePanes(created)[0];
     const logPath = logPathFor(this.config.stateDir, this.config.pid, pane.paneId, this.tmux.host);
     const setups: string[][] = [
@@ -229,10 +214,11 @@ export class Workspace {
     if (shellSince !== null) {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_shell_since", String(shellSince)]);
     }
-    // The gate is released in the same write: tmux runs each line even when one before it failed.
-    const settled = await Promise.allSettled(await this.tmux.pipeline([...setups, ["wait-for", "-S", channel]]));
-    const failed = settled.find((s) => s.status === "rejected");
+    // The gate is unlocked in the same write: tmux runs each line even when one before it failed.
+    const settled = await Promise.allSettled(await this.tmux.pipeline([...setups, ["wait-for", "-U", channel]]));
+    const failed = settled.slice(0, -1).find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
+    await confirmStarted(this.tmux, pane.paneId, channel); // nothing is typed into a pane still in its gate
     await recordLog(this.config.stateDir, {
       pane_id: pane.paneId,
       name: options.name ?? null,
@@ -256,6 +242,30 @@ export class Workspace {
       },
       logPath,
     };
+  }
+
+  /** Opens the pane (split, window or session) running `argv`; tmux's listing of it. */
+  async #spawn(options: CreatePaneOptions, common: string[], argv: string[]): Promise<string[]> {
+    if (options.splitFrom) {
+      const dir = options.direction ?? "below";
+      const flags = [
+        dir === "right" || dir === "left" ? "-h" : "-v",
+        ...(dir === "left" || dir === "above" ? ["-b"] : []),
+      ];
+      if (options.size !== undefined) flags.push("-l", `${options.size}%`);
+      return await this.tmux.run("split-window", "-t", options.splitFrom, ...flags, ...common, ...argv);
+    } else {
+      const title = options.windowName ?? options.name;
+      const windowName = title === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(title))];
+      if (options.newSession) {
+        const name = options.newSession.name === undefined ? [] : ["-s", escapeFormat(options.newSession.name)];
+        const newSession = ["new-session", "-d", ...name, ...windowName, ...common, ...argv];
+        return await this.tmux.sessionGuard.run(() => this.tmux.run(...newSession));
+      } else {
+        const target = options.windowIn ?? `${this.#sessionId}:`;
+        return await this.tmux.run("new-window", "-t", target, ...windowName, ...common, ...argv);
+      }
+    }
   }
 
   /** The owned pane named `default`, created on first use (and again if it was killed or exited). */
@@ -377,9 +387,12 @@ export class Workspace {
     return reaped;
   }
 
-  /** Kills this owner's panes on the host (logs stay here); with --keep they stay. A link that is down kills nothing. */
+  /** Kills this owner's panes on the host (logs stay here); with --keep they stay. A host that cannot be reached keeps them (the lease). */
   async #endRemote(): Promise<void> {
-    if (this.config.keep || this.#sessionId === null || !this.tmux.connected) return;
+    if (this.config.keep || this.#sessionId === null) return;
+    // A link cut since its last call is dialled once more: its panes would otherwise stay until the lease ends.
+    if (!this.tmux.connected) await this.tmux.connect().catch(() => {});
+    if (!this.tmux.connected) return;
     const listed = await this.tmux.run("list-panes", "-a", "-F", "#{pane_id}\x1f#{@tmuxwright_instance}").catch(
       () => [],
     );

@@ -43,7 +43,7 @@ export async function openWorkspaceSession(spec: SessionSpec): Promise<OpenSessi
       if (instance === spec.instance) return { name, sessionId, socketPath: socketPath || null };
       continue; // another process's workspace
     }
-    const created = await spec.guard.run(() => createSession(spec, name));
+    const created = await createRetried(spec, name);
     if (created.code === 0) {
       const [newId, newSocket] = created.stdout.trim().split("\n")[0].split("\x1f");
       return { name, sessionId: newId, socketPath: newSocket || null };
@@ -61,6 +61,19 @@ export async function openWorkspaceSession(spec: SessionSpec): Promise<OpenSessi
     `Cannot create a workspace session: 16 names from slot ${spec.firstSlot} of "${base}" are held by other processes`,
     "Remove old kept workspaces (tmux kill-session -t NAME), then retry.",
   );
+}
+
+/**
+ * A tmux server that is exiting (its last session just closed, or it was killed) tells a client
+ * that connects meanwhile "server exited unexpectedly"; so does a server started by another
+ * client at the same moment. Both pass within moments: the creation is tried again.
+ */
+async function createRetried(spec: SessionSpec, name: string) {
+  for (let attempt = 1;; attempt++) {
+    const created = await spec.guard.run(() => createSession(spec, name));
+    if (created.code === 0 || attempt === 8 || !/server exited unexpectedly/.test(created.stderr)) return created;
+    await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+  }
 }
 
 function createSession(spec: SessionSpec, name: string) {

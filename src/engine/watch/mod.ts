@@ -15,6 +15,7 @@ export { type CompilePattern, DEFAULT_TRIGGERS, type LineTest, parseTriggers, ty
 export { type WatchDeps, watchPane, type WatchResult } from "./watch.ts";
 export { captureSince, cursorNow, cursorStart, decodeCursor, type SinceResult } from "./cursor.ts";
 export { type ReplDeps, type ReplTurn, runInRepl } from "./repl.ts";
+export { awaitReplPrompt } from "./repl_ready.ts";
 export {
   asksForInput,
   atShellPrompt,

@@ -5,6 +5,7 @@ import { paneIds, RESULT_PANE_IDS } from "../results.ts";
 import type { ToolContext } from "../context.ts";
 import { ToolError } from "../../engine/errors.ts";
 import {
+  awaitReplPrompt,
   captureSince,
   decodeCursor,
   DEFAULT_TRIGGERS,
@@ -287,6 +288,7 @@ export const watchTools = [
       if (pane.dead) throw deadError(pane, "send input to");
       const limit = timeout(args.timeout_ms, 30_000);
       const logged = ctx.app.output.followsLog(pane);
+      await awaitReplPrompt(ctx.app.tmux, pane, prompt, limit.timeoutMs, ctx.signal); // a REPL still starting
       const before = logged ? await logSize(pane.logPath!) : 0;
       const turn = await runInRepl(ctx.app, pane, args.input, prompt, {
         timeoutMs: limit.timeoutMs,
