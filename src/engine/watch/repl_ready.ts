@@ -1,6 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import type { LineTest } from "./triggers.ts";
+import { renderPartialLine } from "../output/mod.ts";
 
 /** How long a REPL turn waits for the prompt before it types anyway (a prompt the pattern does not see on screen). */
 const READY_CAP_MS = 5_000;
@@ -18,7 +19,10 @@ export async function awaitReplPrompt(
   prompt: LineTest,
   timeoutMs: number,
   signal?: AbortSignal,
+  logPath?: string,
 ): Promise<void> {
+  // A warm REPL's prompt is already its log's unfinished last line: no look at the pane (a round trip on a host).
+  if (logPath !== undefined && await promptEndsLog(logPath, prompt)) return;
   const deadline = performance.now() + Math.min(READY_CAP_MS, timeoutMs / 2);
   for (;;) {
     const [[where], screen] = await tmux.batch([
@@ -29,5 +33,27 @@ export async function awaitReplPrompt(
     const line = (screen[y] ?? "").slice(0, x);
     if (prompt.test(line) || performance.now() >= deadline || signal?.aborted) return;
     await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** Whether the log's last, unfinished line (its newest 2 KiB) is a prompt. */
+async function promptEndsLog(logPath: string, prompt: LineTest): Promise<boolean> {
+  try {
+    using file = await Deno.open(logPath, { read: true });
+    const size = (await file.stat()).size;
+    const from = Math.max(0, size - 2048);
+    await file.seek(from, Deno.SeekMode.Start);
+    const bytes = new Uint8Array(size - from);
+    let read = 0;
+    while (read < bytes.length) {
+      const n = await file.read(bytes.subarray(read));
+      if (n === null) break;
+      read += n;
+    }
+    const text = new TextDecoder().decode(bytes.subarray(0, read));
+    const last = text.slice(text.lastIndexOf("\n") + 1);
+    return last !== "" && prompt.test(renderPartialLine(last));
+  } catch {
+    return false; // no log to read: the pane is looked at
   }
 }

@@ -288,7 +288,15 @@ export const watchTools = [
       if (pane.dead) throw deadError(pane, "send input to");
       const limit = timeout(args.timeout_ms, 30_000);
       const logged = ctx.app.output.followsLog(pane);
-      await awaitReplPrompt(ctx.app.tmux, pane, prompt, limit.timeoutMs, ctx.signal); // a REPL still starting
+      // A REPL still starting is waited for; a warm one is seen ready in its log (a remote pane's too).
+      await awaitReplPrompt(
+        ctx.app.tmux,
+        pane,
+        prompt,
+        limit.timeoutMs,
+        ctx.signal,
+        pane.logPath ?? undefined,
+      );
       const before = logged ? await logSize(pane.logPath!) : 0;
       const turn = await runInRepl(ctx.app, pane, args.input, prompt, {
         timeoutMs: limit.timeoutMs,
