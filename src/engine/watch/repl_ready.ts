@@ -1,7 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import type { LineTest } from "./triggers.ts";
-import { renderPartialLine } from "../output/mod.ts";
+import { listSegments, readRange, renderPartialLine } from "../output/mod.ts";
 
 /** How long a REPL turn waits for the prompt before it types anyway (a prompt the pattern does not see on screen). */
 const READY_CAP_MS = 5_000;
@@ -39,20 +39,15 @@ export async function awaitReplPrompt(
 /** Whether the log's last, unfinished line (its newest 2 KiB) is a prompt. */
 async function promptEndsLog(logPath: string, prompt: LineTest): Promise<boolean> {
   try {
-    using file = await Deno.open(logPath, { read: true });
-    const size = (await file.stat()).size;
-    const from = Math.max(0, size - 2048);
-    await file.seek(from, Deno.SeekMode.Start);
-    const bytes = new Uint8Array(size - from);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = await file.read(bytes.subarray(read));
-      if (n === null) break;
-      read += n;
-    }
-    const text = new TextDecoder().decode(bytes.subarray(0, read));
-    const last = text.slice(text.lastIndexOf("\n") + 1);
-    return last !== "" && prompt.test(renderPartialLine(last));
+    // The segments' layout, as a remote pane's log has no link to its newest segment.
+    const segments = await listSegments(logPath);
+    const last = segments.at(-1);
+    if (!last) return false;
+    const end = last.start + last.size;
+    const { bytes } = await readRange(segments, end - 2048, end);
+    const text = new TextDecoder().decode(bytes);
+    const line = text.slice(text.lastIndexOf("\n") + 1);
+    return line !== "" && prompt.test(renderPartialLine(line));
   } catch {
     return false; // no log to read: the pane is looked at
   }
