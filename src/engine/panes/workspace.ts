@@ -390,16 +390,22 @@ export class Workspace {
   /** Kills this owner's panes on the host (logs stay here); with --keep they stay. A host that cannot be reached keeps them (the lease). */
   async #endRemote(): Promise<void> {
     if (this.config.keep || this.#sessionId === null) return;
-    // A link cut since its last call is dialled once more: its panes would otherwise stay until the lease ends.
-    if (!this.tmux.connected) await this.tmux.connect().catch(() => {});
-    if (!this.tmux.connected) return;
-    const listed = await this.tmux.run("list-panes", "-a", "-F", "#{pane_id}\x1f#{@tmuxwright_instance}").catch(
-      () => [],
-    );
-    const owned = listed.map((line) => line.split("\x1f")).filter(([id, owner]) =>
+    // A link cut since its last call (noticed or not yet) is dialled once more: its panes would
+    // otherwise stay until the lease ends.
+    const onLink = async <T>(run: () => Promise<T>): Promise<T | null> => {
+      try {
+        if (!this.tmux.connected) await this.tmux.connect();
+        return await run();
+      } catch {
+        await this.tmux.connect().catch(() => {});
+        return this.tmux.connected ? await run().catch(() => null) : null;
+      }
+    };
+    const listed = await onLink(() => this.tmux.run("list-panes", "-a", "-F", "#{pane_id}\x1f#{@tmuxwright_instance}"));
+    const owned = (listed ?? []).map((line) => line.split("\x1f")).filter(([id, owner]) =>
       /^%\d+$/.test(id) && owner === this.instance
     );
-    await this.tmux.batch(owned.map(([id]) => ["kill-pane", "-t", id])).catch(() => {});
+    if (owned.length > 0) await onLink(() => this.tmux.batch(owned.map(([id]) => ["kill-pane", "-t", id])));
   }
 
   async #killOwnedElsewhere(): Promise<void> {
