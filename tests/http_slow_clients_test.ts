@@ -145,3 +145,30 @@ Deno.test("session limit: 503 with Retry-After, and DELETE /mcp frees the slot a
   assert.equal((await exec(c.client, "echo third")).output, "third");
   for (const { client } of [a, b, c]) await client.close();
 });
+
+Deno.test("slow clients: a kept-alive connection idle after its request is closed; streams and long calls are not", async () => {
+  await using server = await HttpMcpServer.start({ limits: { idleTimeoutMs: 600 } });
+  // A keep-alive connection that asks once and then says nothing.
+  const idle = await Deno.connect({ hostname: "127.0.0.1", port: port(server) });
+  await idle.write(encoder.encode(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port(server)}\r\n\r\n`));
+  const got = await readAll(idle, 10_000);
+  assert.match(got.text, /^HTTP\/1\.1 200 /);
+  assert.ok(got.ms >= 500 && got.ms < 5000, `the idle connection was closed after ${got.ms} ms`);
+
+  // A session's standalone event stream, silent for five idle deadlines, stays open.
+  const init = await server.initializeRaw("listener");
+  const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
+  await init.body?.cancel();
+  const sse = await fetch(server.mcpUrl, { headers: { accept: "text/event-stream", ...session } });
+  assert.equal(sse.status, 200);
+  const reader = sse.body!.getReader();
+  const read = reader.read().then((next) => (next.done ? "closed" : "data"));
+  const quiet = new Promise((resolve) => setTimeout(() => resolve("open"), 3000));
+  assert.equal(await Promise.race([read, quiet]), "open", "the silent event stream was cut");
+  await reader.cancel();
+
+  // A call that takes three idle deadlines with nothing sent meanwhile is answered.
+  const { client } = await server.client();
+  assert.equal((await exec(client, "sleep 2; echo slow-done")).output, "slow-done");
+  await client.close();
+});

@@ -7,6 +7,7 @@ import type { Fleet } from "./fleet.ts";
 import { type Ledger, SLACK_MS } from "./checks.ts";
 import type { LeakWatch } from "./leaks.ts";
 import { type Answer, Session } from "./session.ts";
+import { processTree } from "./diagnose.ts";
 
 export interface PaneRec {
   id: string;
@@ -68,6 +69,14 @@ export class Actor {
     const from = performance.now();
     const answer = await session.call(tool, args, budgetMs + SLACK_MS + 5_000, signal);
     this.ledger.record(this.name, tool, budgetMs, answer, from);
+    if (answer.kind === "transport" && session.stdio && !this.excused(from)) {
+      // A stdio server that stopped answering: what it waits on, seen from outside, before it is killed.
+      const tree = await processTree(session.stdio.pid).catch((e) => [String(e)]);
+      console.log(
+        `[${this.name}] the stdio server ${session.stdio.pid} did not answer ${tool}; its processes:\n` +
+          `${tree.join("\n")}\n  stderr: ${session.stdio.stderr.join("").split("\n").slice(-15).join("\n  ")}`,
+      );
+    }
     if (answer.kind === "transport" && this.session === session) {
       // The server went away (a crash) or the session expired: its panes go with it; another opens next time.
       const crashed = session.via === "http" && session.generation !== this.fleet.generation;

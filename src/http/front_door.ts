@@ -4,7 +4,9 @@
  * each one (and ~10 KiB of memory) for as long as it likes. The front door accepts connections
  * itself, caps how many are open, gives each connection's first request a deadline for its
  * headers, and relays the bytes to Deno.serve on a private loopback port. It remembers which
- * client each relayed connection is for, so the peer checks still see the real address.
+ * client each relayed connection is for, so the peer checks still see the real address. After the
+ * first request a kept-alive connection that carries no request and moves no byte for the idle
+ * deadline is closed (requests in flight, an event stream included, are told by the inner server).
  */
 
 export interface FrontDoorLimits {
@@ -12,6 +14,8 @@ export interface FrontDoorLimits {
   maxConnections: number;
   /** Time for the first request's headers to arrive whole; then 408 and the connection is closed. */
   headerTimeoutMs: number;
+  /** A kept-alive connection with no request in flight and no bytes either way for this long is closed. */
+  idleTimeoutMs: number;
 }
 
 export interface FrontDoorListen {
@@ -30,6 +34,8 @@ export class FrontDoor {
   readonly #relays = new Set<Promise<void>>();
   /** Local port of a relayed connection to the inner server → the client's address. */
   readonly #peers = new Map<number, string>();
+  /** Local port of a relayed connection → its requests in flight (answers still being sent). */
+  readonly #inFlight = new Map<number, number>();
   #closed = false;
   readonly #accepting: Promise<void>;
 
@@ -69,6 +75,25 @@ export class FrontDoor {
   peerOf(innerAddr: Deno.Addr): string | null {
     if (innerAddr.transport !== "tcp") return null;
     return this.#peers.get(innerAddr.port) ?? null;
+  }
+
+  /**
+   * A request on the inner server began on this connection: it is not idle until the returned
+   * function is called (when its answer has been sent whole, or has failed).
+   */
+  requestStarted(innerAddr: Deno.Addr): () => void {
+    if (innerAddr.transport !== "tcp") return () => {};
+    const port = innerAddr.port;
+    if (!this.#peers.has(port)) return () => {};
+    this.#inFlight.set(port, (this.#inFlight.get(port) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.#inFlight.get(port) ?? 1) - 1;
+      if (left > 0) this.#inFlight.set(port, left);
+      else this.#inFlight.delete(port);
+    };
   }
 
   /**
@@ -142,11 +167,19 @@ export class FrontDoor {
     const peer = client.remoteAddr.transport === "tcp" ? (client.remoteAddr as Deno.NetAddr).hostname : "";
     this.#peers.set(innerPort, peer);
     this.#open.add(inner);
+    const idle = new IdleDeadline(this.limits.idleTimeoutMs, () => (this.#inFlight.get(innerPort) ?? 0) > 0, () => {
+      // Both sides at once: the inner server has no request on it, the client sees a closed keep-alive.
+      closeQuietly(inner);
+      closeQuietly(client);
+    });
     try {
       await writeAll(inner, first);
       // Client to server; its end (or error) is passed on as a half-close.
-      void copy(client, inner, (chunk) => headers.saw(chunk)).then(() => closeWriteQuietly(inner));
-      const downstream = copy(inner, client);
+      void copy(client, inner, (chunk) => {
+        headers.saw(chunk);
+        idle.saw();
+      }).then(() => closeWriteQuietly(inner));
+      const downstream = copy(inner, client, () => idle.saw());
       const late = await Promise.race([
         headers.timedOut.then(() => true),
         headers.arrived.then(() => false),
@@ -158,12 +191,15 @@ export class FrontDoor {
         return;
       }
       headers.cancel();
+      idle.start();
       // The server's side decides: when it closes (a client's half-close reached it as end of
       // input, or it ended the connection), the client's side is closed too.
       await downstream;
     } finally {
       headers.cancel();
+      idle.stop();
       this.#peers.delete(innerPort);
+      this.#inFlight.delete(innerPort);
       this.#open.delete(inner);
       closeQuietly(inner);
       closeQuietly(client);
@@ -218,6 +254,42 @@ class HeaderDeadline {
 
   cancel(): void {
     this.#done = true;
+    clearTimeout(this.#timer);
+  }
+}
+
+/**
+ * Closes a connection that has been idle (no bytes either way, no request in flight) for `ms`.
+ * One timer per connection, pushed back lazily: a busy connection costs a timer every `ms`.
+ */
+class IdleDeadline {
+  #last = performance.now();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+
+  constructor(private readonly ms: number, private readonly busy: () => boolean, private readonly onIdle: () => void) {}
+
+  saw(): void {
+    this.#last = performance.now();
+  }
+
+  start(): void {
+    if (this.#stopped || this.ms <= 0) return;
+    const wait = Math.max(0, this.#last + this.ms - performance.now());
+    this.#timer = setTimeout(() => {
+      if (this.#stopped) return;
+      if (this.busy()) this.saw(); // an answer still being made or streamed: idle only from its end
+      if (performance.now() - this.#last >= this.ms) {
+        this.#stopped = true;
+        this.onIdle();
+        return;
+      }
+      this.start();
+    }, wait);
+  }
+
+  stop(): void {
+    this.#stopped = true;
     clearTimeout(this.#timer);
   }
 }

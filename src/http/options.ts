@@ -24,6 +24,8 @@ export interface HttpLimits {
   maxConnections: number;
   /** Time for a connection's first request headers to arrive whole; then 408 and it is closed. */
   headerTimeoutMs: number;
+  /** A kept-alive connection with no request in flight and no bytes either way for this long is closed. */
+  idleTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<HttpLimits> = Object.freeze({
@@ -37,6 +39,7 @@ export const DEFAULT_LIMITS: Readonly<HttpLimits> = Object.freeze({
   mcpIdleTimeoutMs: 30 * 60_000,
   maxConnections: 1024,
   headerTimeoutMs: 10_000,
+  idleTimeoutMs: 60_000,
 });
 
 export interface HttpServeOptions {

@@ -2,6 +2,7 @@ import { HttpConfigError, type HttpServeOptions, resolveOptions } from "./option
 import { Router } from "./router.ts";
 import { McpSessions } from "./mcp_sessions.ts";
 import { FrontDoor } from "./front_door.ts";
+import { onBodyEnd } from "./body_end.ts";
 
 export interface HttpServerHandle {
   hostname: string;
@@ -48,13 +49,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
     const address = door?.peerOf(info.remoteAddr) ??
       (info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "");
     options.onRequest?.(request);
-    return router.handle(request, { address, listenPort, defaultPort });
+    const ended = door?.requestStarted(info.remoteAddr) ?? (() => {});
+    return untilSent(router.handle(request, { address, listenPort, defaultPort }), ended);
   });
   try {
     door = FrontDoor.open(
       { hostname: options.hostname, port: options.port, tls },
       (server.addr as Deno.NetAddr).port,
-      { maxConnections: resolved.limits.maxConnections, headerTimeoutMs: resolved.limits.headerTimeoutMs },
+      {
+        maxConnections: resolved.limits.maxConnections,
+        headerTimeoutMs: resolved.limits.headerTimeoutMs,
+        idleTimeoutMs: resolved.limits.idleTimeoutMs,
+      },
       resolved.log,
     );
   } catch (error) {
@@ -79,6 +85,26 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
       return stopped;
     },
   };
+}
+
+/**
+ * Calls `ended` once the answer is made, or for an event stream (MCP's, /watch's) once the stream
+ * has ended: until then its connection is not idle, however long a wait or a silent stream lasts.
+ * Other bodies are sent as they are (their bytes keep the connection from being idle).
+ */
+async function untilSent(answer: Response | Promise<Response>, ended: () => void): Promise<Response> {
+  let response: Response;
+  try {
+    response = await answer;
+  } catch (error) {
+    ended();
+    throw error;
+  }
+  if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    ended();
+    return response;
+  }
+  return onBodyEnd(response, ended);
 }
 
 async function readPem(what: string, path: string): Promise<string> {

@@ -39,7 +39,7 @@ export async function sendAndWait(
   ctx: ToolContext,
   pane: PaneInfo,
   send: () => Promise<void>,
-  options: { wait?: string[]; timeoutMs?: number; maxOutput?: number; echoLines: number },
+  options: { wait?: string[]; timeoutMs?: number; maxOutput?: number; echoLines: number; endsLine: boolean },
 ): Promise<Record<string, unknown>> {
   const cursor = await cursorNow(ctx.tmux, pane, ctx.app.output.followsLog(pane));
   if (options.wait === undefined) {
@@ -61,6 +61,7 @@ export async function sendAndWait(
     origin: ctx.origin,
     act: send,
     skipLines: options.echoLines,
+    endsLine: options.endsLine,
     stateOnTimeout: true,
   });
   if (result.trigger === "cancelled") throw new ToolError("CANCELLED", `Wait cancelled after ${result.elapsedMs} ms`);

@@ -17,6 +17,12 @@ export interface WatchDeps extends WaitDeps {
 export const SAFETY_RECHECK_MS = 250;
 /** A state seen at the start holds only after this much quiet (the keys just sent may not be read yet). */
 export const SETTLE_MS = 100;
+/**
+ * After a line typed into an integrated shell, its next prompt mark says it is back: the shell
+ * seen at its prompt before that only means it has not read the line yet (a loaded machine, a
+ * host's link). Only this much quiet without a mark lets the look decide.
+ */
+export const LINE_MARK_GRACE_MS = 2_000;
 /** Re-checks triggered by output are coalesced to at most one per this interval. */
 // A state check reads /proc through tmux (a few ms of process starts): at most ten a second.
 const OUTPUT_RECHECK_MS = 100;
@@ -67,6 +73,8 @@ export async function watchPane(
     act?: () => Promise<void>;
     /** The first lines are the echo of what `act` types: not output, never matched. */
     skipLines?: number;
+    /** `act` ends a line (Enter, a pasted newline): a shell at its prompt will draw its prompt again. */
+    endsLine?: boolean;
     /** The caller reports the pane's state only on a timeout: a shell seen back at its prompt is not asked again. */
     stateOnTimeout?: boolean;
   },
@@ -168,7 +176,7 @@ export async function watchPane(
       if (pane.pid === null || processExists(files, pane.pid) !== true) return;
       const proc = readProcState(files, pane.pid);
       const quietFor = performance.now() - lastOutput;
-      const settleLater = () => later(() => void check(), SETTLE_MS - quietFor + 5);
+      const settleLater = (settle = SETTLE_MS) => later(() => void check(), settle - quietFor + 5);
       for (const t of triggers) {
         if (t.kind === "exit" && job?.started) {
           // The pane's own shell back at its prompt: the job has ended (after Ctrl-C the shell
@@ -184,10 +192,11 @@ export async function watchPane(
         }
         if (t.kind !== "shell" && t.kind !== "input") continue;
         const holds = t.kind === "shell" ? atShellPrompt(proc) : waitsForInput(proc);
+        const settle = t.kind === "shell" && awaitsPromptMark() ? LINE_MARK_GRACE_MS : SETTLE_MS;
         if (!holds) seenFalse[t.kind] = true;
-        else if (seenFalse[t.kind]) return fire({ trigger: t.name });
-        else if (quietFor >= SETTLE_MS) return fire({ trigger: t.name, already: true });
-        else settleLater();
+        else if (seenFalse[t.kind] && settle === SETTLE_MS) return fire({ trigger: t.name });
+        else if (quietFor >= settle) return fire({ trigger: t.name, already: true });
+        else settleLater(settle);
       }
     };
 
@@ -208,6 +217,9 @@ export async function watchPane(
     // An integrated shell marks its prompt: its P mark is the shell back at its prompt, at once.
     const marks = pane.marks ? new MarkReader(pane.marks.nonce) : null;
     let ended: number | null = null;
+    // A continuation prompt (C) draws no P mark: the shell waits there for the rest of the line.
+    let continued = false;
+    const awaitsPromptMark = () => marks !== null && options.endsLine === true && !continued;
     // After a chunk's text tests found nothing: the instant triggers, then the quiet-time check.
     const rest = (instant: number) => {
       if (instant >= 0) return fire({ trigger: triggers[instant].name });
@@ -217,6 +229,7 @@ export async function watchPane(
       if (done) return;
       for (const mark of marks?.push(bytes, 0) ?? []) {
         if (mark.kind === "E") ended = mark.status;
+        if (mark.kind === "C") continued = true;
         if (mark.kind === "P" && mark.pid === pane.pid && has("shell")) {
           return fire({ trigger: "shell", marked: true, ...(ended === null ? {} : { exitCode: ended }) });
         }
@@ -251,6 +264,7 @@ export async function watchPane(
         scan.close();
         throw error;
       }
+      lastOutput = performance.now(); // quiet counts from the keys sent, not from before sending them
     }
     armIdle();
     const unlisten = deps.tmux.onNotification((name) => {

@@ -63,12 +63,14 @@ export const inputTools = [
       if (keys.length > 0) commands.push(["send-keys", "-t", pane.paneId, "--", ...keys]);
       if (enter) commands.push(["send-keys", "-t", pane.paneId, "Enter"]);
       // The echo of typed text (a line the Enter ends) is not what the input caused.
-      const echoLines = args.text || enter || keys.some((k) => k === "Enter" || k === "C-m" || k === "C-j") ? 1 : 0;
+      const endsLine = enter || keys.some((k) => k === "Enter" || k === "C-m" || k === "C-j");
+      const echoLines = args.text || endsLine ? 1 : 0;
       const waited = await sendAndWait(ctx, pane, () => ctx.tmux.batch(commands).then(() => {}), {
         wait: args.wait,
         timeoutMs: args.timeout_ms,
         maxOutput: args.max_output,
         echoLines,
+        endsLine,
       });
       return { ...paneIds(pane), sent: { text_chars: args.text?.length ?? 0, keys, enter }, ...waited };
     },
@@ -120,6 +122,7 @@ export const inputTools = [
         timeoutMs: args.timeout_ms,
         maxOutput: args.max_output,
         echoLines: newlines + (args.enter ? 1 : 0),
+        endsLine: newlines > 0 || args.enter === true,
       });
       return { ...paneIds(pane), pasted_chars: args.text.length, enter: args.enter ?? false, ...waited };
     },
