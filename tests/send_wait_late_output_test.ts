@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TestServer } from "./helpers/harness.ts";
+import { TestServer, until } from "./helpers/harness.ts";
 
 // Found by the randomized stress under load: send_keys/paste_text with `wait: ["shell"]` saw the
 // shell at its prompt again (a builtin like `echo` is done in a millisecond) before the output it
@@ -46,11 +46,124 @@ Deno.test("a shell wait ends with what the line printed even when the pane's log
       });
       assert.equal(sent.trigger, "shell");
       assert.equal(sent.already, undefined, `${tool}: ${JSON.stringify(sent)}`);
-      assert.match(sent.output, new RegExp(`^late-${tool}$`, "m"), `${tool}: ${JSON.stringify(sent)}`);
+      assert.equal(sent.output, `late-${tool}`, `${tool}: ${JSON.stringify(sent)}`);
     } finally {
       clearTimeout(resume);
       for (const pid of writers) Deno.kill(pid, "SIGCONT");
     }
+    await server.call("kill_pane", { pane_id: pane.pane_id });
+  }
+});
+
+/**
+ * Runs `during` while the shell's next read(2) is held back `ms` (strace; tmux would continue a
+ * stopped shell at once), so the line typed is read only after what the log holds back arrived.
+ */
+async function withReadsDelayed<T>(pid: number, ms: number, during: () => Promise<T>): Promise<T> {
+  const strace = new Deno.Command("strace", {
+    args: [
+      "-p",
+      String(pid),
+      "-e",
+      "trace=read",
+      "-e",
+      `inject=read:delay_enter=${ms * 1000}:when=1`,
+      "-o",
+      "/dev/null",
+    ],
+    stderr: "piped",
+  }).spawn();
+  const reader = strace.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  for (let text = ""; !text.includes("attached");) {
+    const next = await reader.read();
+    if (next.done) throw new Error(`strace did not attach: ${text}`);
+    text += next.value;
+  }
+  void (async () => {
+    while (!(await reader.read()).done);
+  })().catch(() => {});
+  try {
+    return await during();
+  } finally {
+    strace.kill("SIGTERM");
+    await strace.status;
+  }
+}
+
+/** Holds the pane log writers of `server` back for `ms` (or until `during` releases them) while `during` runs. */
+async function withLogHeld<T>(server: TestServer, ms: number, during: (release: () => void) => Promise<T>): Promise<T> {
+  const writers = await processesOf(`${server.dir}/state`);
+  assert.ok(writers.length > 0, "the pane's log writer is running");
+  for (const pid of writers) Deno.kill(pid, "SIGSTOP");
+  const release = () => writers.forEach((pid) => Deno.kill(pid, "SIGCONT"));
+  const resume = setTimeout(release, ms);
+  try {
+    return await during(release);
+  } finally {
+    clearTimeout(resume);
+    release();
+  }
+}
+
+Deno.test("a shell wait typed while the last command's prompt is still on its way ends on its own prompt", async () => {
+  await using server = await TestServer.start();
+  const pane = await server.call<{ pane_id: string }>("create_pane", {});
+  await server.call("execute_command", { pane_id: pane.pane_id, command: "true" });
+  const shellPid = Number((await server.tmux("display-message", "-p", "-t", pane.pane_id, "#{pane_pid}")).stdout);
+  await server.call("send_keys", { pane_id: pane.pane_id, text: "sleep 0.3; echo before-line", enter: true });
+  const sent = await withLogHeld(server, 60_000, async (release) => {
+    await new Promise((r) => setTimeout(r, 700)); // the command has ended; its prompt is not in the log yet
+    // The shell reads the next line only after its last prompt has reached the log, on its own.
+    return await withReadsDelayed(shellPid, 900, async () => {
+      const timer = setTimeout(release, 300);
+      try {
+        return await server.call<{ trigger: string; output: string }>("send_keys", {
+          pane_id: pane.pane_id,
+          text: "echo after-line",
+          enter: true,
+          wait: ["shell"],
+          timeout_ms: 10_000,
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  });
+  assert.equal(sent.trigger, "shell");
+  assert.equal(sent.output, "after-line", JSON.stringify(sent));
+});
+
+Deno.test("a shell wait typed into a new pane whose first prompt is not in its log yet ends on the next prompt", async () => {
+  await using server = await TestServer.start();
+  const home = `${server.dir}/home`;
+  await Deno.mkdir(home);
+  await Deno.writeTextFile(`${home}/.bashrc`, "sleep 0.5\n"); // the first prompt comes after the log is held
+  for (const tool of ["send_keys", "paste_text"]) {
+    const pane = await server.call<{ pane_id: string }>("create_pane", { env: { HOME: home } });
+    const sent = await withLogHeld(server, 60_000, async (release) => {
+      // The first prompt is on the screen, not in the log; the shell reads the line late.
+      await until(
+        () => server.tmux("display-message", "-p", "-t", pane.pane_id, "#{cursor_x}"),
+        (out) => Number(out.stdout) > 0,
+      );
+      const shellPid = Number((await server.tmux("display-message", "-p", "-t", pane.pane_id, "#{pane_pid}")).stdout);
+      return await withReadsDelayed(shellPid, 900, async () => {
+        const timer = setTimeout(release, 300);
+        try {
+          return await server.call<{ trigger: string; output: string }>(tool, {
+            pane_id: pane.pane_id,
+            text: `echo first-${tool}`,
+            enter: true,
+            wait: ["shell"],
+            timeout_ms: 10_000,
+          });
+        } finally {
+          clearTimeout(timer);
+        }
+      });
+    });
+    assert.equal(sent.trigger, "shell");
+    assert.equal(sent.output, `first-${tool}`, `${tool}: ${JSON.stringify(sent)}`);
     await server.call("kill_pane", { pane_id: pane.pane_id });
   }
 });

@@ -7,7 +7,7 @@ import type { Fleet } from "./fleet.ts";
 import { type Ledger, SLACK_MS } from "./checks.ts";
 import type { LeakWatch } from "./leaks.ts";
 import { type Answer, Session } from "./session.ts";
-import { processTree } from "./diagnose.ts";
+import { jsStack, processTree } from "./diagnose.ts";
 
 export interface PaneRec {
   id: string;
@@ -72,6 +72,8 @@ export class Actor {
     if (answer.kind === "transport" && session.stdio && !this.excused(from)) {
       // A stdio server that stopped answering: what it waits on, seen from outside, before it is killed.
       const tree = await processTree(session.stdio.pid).catch((e) => [String(e)]);
+      const port = this.fleet.inspectors.get(session.stdio.pid);
+      if (port !== undefined) tree.push("  JavaScript:", ...await jsStack(port).catch((e) => [`  ${e}`]));
       console.log(
         `[${this.name}] the stdio server ${session.stdio.pid} did not answer ${tool}; its processes:\n` +
           `${tree.join("\n")}\n  stderr: ${session.stdio.stderr.join("").split("\n").slice(-15).join("\n  ")}`,

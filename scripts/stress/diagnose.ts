@@ -21,3 +21,34 @@ export async function processTree(root: number): Promise<string[]> {
     return `  ${pid} ${state} ${wchan} ${cmdline.replaceAll("\0", " ").slice(0, 300)}`;
   }));
 }
+
+/** Where a server's JavaScript is now: its inspector pauses it, reads the stack, and lets it go on. */
+export async function jsStack(port: number): Promise<string[]> {
+  const { V8Inspector } = await import("../../tests/helpers/v8_inspector.ts");
+  const inspector = await V8Inspector.atPort(port, 3000);
+  try {
+    const paused = new Promise<
+      { callFrames: { functionName: string; url: string; location: { lineNumber: number } }[] }
+    >(
+      (resolve) => {
+        inspector.socket.addEventListener("message", (event) => {
+          const message = JSON.parse(event.data as string);
+          if (message.method === "Debugger.paused") resolve(message.params);
+        });
+      },
+    );
+    await inspector.send("Debugger.enable");
+    await inspector.send("Debugger.pause");
+    const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000));
+    const stack = await Promise.race([paused, timeout]);
+    if (stack === null) return ["  (the inspector did not pause it within 5 s)"];
+    await inspector.send("Debugger.resume").catch(() => {});
+    return stack.callFrames.slice(0, 25).map((frame) =>
+      `  at ${frame.functionName || "(anonymous)"} ${frame.url.replace(/^file:\/\/.*?\/src\//, "src/")}:${
+        frame.location.lineNumber + 1
+      }`
+    );
+  } finally {
+    inspector.socket.close();
+  }
+}

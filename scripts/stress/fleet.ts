@@ -109,10 +109,21 @@ export class Fleet {
     this.#http = null;
   }
 
+  /** Inspector ports of the stdio servers (by pid): a server that stops answering shows where it is. */
+  readonly inspectors = new Map<number, number>();
+
   /** A stdio server of its own for one session (the usual MCP client's way), on the same tmux server. */
-  stdio(): Promise<TestServer> {
+  async stdio(): Promise<TestServer> {
     const env = this.env();
-    return TestServer.start({ dir: this.dir, env, args: ["--tools", "all"] });
+    const port = freePort();
+    const server = await TestServer.start({
+      dir: this.dir,
+      env,
+      args: ["--tools", "all"],
+      denoFlags: [`--inspect=127.0.0.1:${port}`],
+    });
+    this.inspectors.set(server.pid, port);
+    return server;
   }
 
   tmux(...args: string[]) {

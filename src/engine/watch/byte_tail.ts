@@ -20,6 +20,12 @@ export class ByteTail {
     return this.#total > this.capacity;
   }
 
+  /** Forgets every byte pushed so far. */
+  clear(): void {
+    this.#end = 0;
+    this.#total = 0;
+  }
+
   push(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     const cap = this.capacity;

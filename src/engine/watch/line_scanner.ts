@@ -30,7 +30,7 @@ const MAX_PARTIAL = 16_384;
 const encoder = new TextEncoder();
 
 export class LineScanner {
-  readonly #decoder = new TextDecoder("utf-8");
+  #decoder = new TextDecoder("utf-8");
   #partial = "";
   /** Lines still to skip. */
   #skipping: number;
@@ -65,6 +65,20 @@ export class LineScanner {
     const region = this.#partial + text.slice(0, nl + 1);
     this.#partial = boundPartial(text.slice(nl + 1));
     return renderLines(region, kind);
+  }
+
+  /**
+   * Forgets what was scanned so far and skips the next `skipLines` lines again, as if the scan began
+   * now (what came before the input's answer, such as an earlier prompt still on its way, is not output).
+   * `rest`, the part of the last chunk after that point, is taken again; its lines are not returned.
+   */
+  restart(skipLines: number, rest: Uint8Array): void {
+    this.#tail.clear();
+    this.#partial = "";
+    this.#decoder = new TextDecoder("utf-8");
+    this.#skipping = skipLines;
+    if (this.#keptOnly) this.keep(rest);
+    else this.push(rest);
   }
 
   /** Keeps bytes for the report only, decoding nothing (a watch with no text trigger). */

@@ -6,6 +6,8 @@ import { runWait, type WaitOptions } from "./wait_loop.ts";
 import { BellDetector, ERROR_TEST, type Trigger } from "./triggers.ts";
 import { firstMatch, type FoundLine } from "./chunk_match.ts";
 import { MarkReader } from "../integration/mod.ts";
+import { promptMarkDue } from "./prompt_due.ts";
+import { logSize } from "../output/mod.ts";
 import type { ServerEvents } from "../events/mod.ts";
 
 /** A watch also publishes the trigger that fired on the server's event stream. */
@@ -75,6 +77,8 @@ export async function watchPane(
     skipLines?: number;
     /** `act` ends a line (Enter, a pasted newline): a shell at its prompt will draw its prompt again. */
     endsLine?: boolean;
+    /** The pane has run no command of this server's: a new shell's first prompt may still be coming. */
+    fresh?: boolean;
     /** The caller reports the pane's state only on a timeout: a shell seen back at its prompt is not asked again. */
     stateOnTimeout?: boolean;
   },
@@ -217,6 +221,8 @@ export async function watchPane(
     // An integrated shell marks its prompt: its P mark is the shell back at its prompt, at once.
     const marks = pane.marks ? new MarkReader(pane.marks.nonce) : null;
     let ended: number | null = null;
+    // A prompt mark on its way from before the typing (the log trails the terminal) is not the answer.
+    let staleMarks = 0;
     // A continuation prompt (C) draws no P mark: the shell waits there for the rest of the line.
     let continued = false;
     const awaitsPromptMark = () => marks !== null && options.endsLine === true && !continued;
@@ -225,12 +231,25 @@ export async function watchPane(
       if (instant >= 0) return fire({ trigger: triggers[instant].name });
       checkWhenQuiet();
     };
+    // Decided before listening, from the log up to where the scan begins.
+    let fromOffset: number | undefined;
+    if (marks && options.act && options.endsLine && has("shell") && deps.output.followsLog(pane)) {
+      fromOffset = await logSize(pane.logPath!);
+      staleMarks = await promptMarkDue(deps, pane, fromOffset, options.fresh === true) ? 1 : 0;
+    }
     scan = await scanPane(deps, pane, (lines, bytes, scanner) => {
       if (done) return;
       for (const mark of marks?.push(bytes, 0) ?? []) {
         if (mark.kind === "E") ended = mark.status;
         if (mark.kind === "C") continued = true;
         if (mark.kind === "P" && mark.pid === pane.pid && has("shell")) {
+          if (staleMarks > 0) {
+            // Everything up to that prompt was before the input: the answer (and its echo) follow it.
+            staleMarks--;
+            ended = null;
+            scanner.restart(options.skipLines ?? 0, bytes.subarray(Math.max(0, mark.end)));
+            continue;
+          }
           return fire({ trigger: "shell", marked: true, ...(ended === null ? {} : { exitCode: ended }) });
         }
       }
@@ -252,6 +271,7 @@ export async function watchPane(
     }, {
       echoGuard: !options.act,
       skipLines: options.skipLines,
+      fromOffset,
       keepLines: 200,
       keepChars: 16_000,
       decode: textTriggers.length > 0,
