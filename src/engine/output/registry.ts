@@ -1,6 +1,6 @@
 import { basename, join } from "node:path";
 import { logDir } from "./log_files.ts";
-import { listSegments } from "./rotation.ts";
+import { listSegments, segmentsByLog } from "./rotation.ts";
 
 /**
  * A durable record of every log this state directory holds, one JSON line per owned pane, so a
@@ -87,17 +87,19 @@ export async function pruneLogs(stateDir: string, days: number): Promise<string[
   const entries = await readRegistry(stateDir);
   const cutoff = Date.now() - days * 86_400_000;
   const removed: string[] = [];
+  const files = await segmentsByLog(logDir(stateDir));
   for (const entry of entries) {
     if (!entry.path.startsWith(logDir(stateDir) + "/")) {
       continue;
     }
-    const segments = await listSegments(entry.path);
-    const stats = await Promise.all(segments.map((s) => Deno.stat(s.path).catch(() => null)));
-    const newest = Math.max(0, ...stats.map((s) => s?.mtime?.getTime() ?? 0));
+    // Not in the listing: a log begun since (looked at again), or one plain file from before rotation.
+    const paths = files.get(entry.path) ?? (await listSegments(entry.path)).map((segment) => segment.path);
+    const stats = await Promise.all(paths.map((path) => Deno.lstat(path).catch(() => null)));
+    const newest = Math.max(0, ...stats.map((s) => s?.isFile ? s.mtime?.getTime() ?? 0 : 0));
     if (newest > cutoff) {
       continue;
     }
-    for (const segment of segments) await Deno.remove(segment.path).catch(() => {});
+    for (const path of paths) if (path !== entry.path) await Deno.remove(path).catch(() => {});
     await Deno.remove(entry.path).catch(() => {}); // the symlink
     removed.push(entry.path);
   }

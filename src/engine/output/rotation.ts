@@ -31,39 +31,114 @@ export function parseSegmentName(path: string): { logPath: string; start: number
 }
 
 /**
+ * Logs this process writes itself (a host's panes, which have no `<log>` link): their segment
+ * starts, oldest first, known without listing the directory.
+ */
+const ownLogs = new Map<string, () => number[]>();
+
+/** Registers a log this process writes; returns the unregister. */
+export function ownSegments(logPath: string, starts: () => number[]): () => void {
+  ownLogs.set(logPath, starts);
+  return () => {
+    if (ownLogs.get(logPath) === starts) ownLogs.delete(logPath);
+  };
+}
+
+/**
+ * Segment starts of linked logs as last listed, with the segment the link named then. The link
+ * moves at every rotation (the only time segments come and go), so while it names the same
+ * segment and the oldest listed is still there, the list holds. Bounded: the newest reads win.
+ */
+const listedByLink = new Map<string, { newest: string; starts: number[] }>();
+const LISTED_MAX = 512;
+
+/**
  * The segments of a log, oldest first, with sizes. A log written before rotation existed (one
- * plain file at `logPath`) is one segment starting at 0. Missing log → no segments.
+ * plain file at `logPath`) is one segment starting at 0. Missing log → no segments. The log
+ * directory holds every pane's logs (thousands): it is listed only when nothing cheaper tells.
  */
 export async function listSegments(logPath: string): Promise<Segment[]> {
-  const dir = dirname(logPath);
-  const prefix = basename(logPath) + ".";
-  const found: { start: number; path: string }[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      if (!entry.name.startsWith(prefix)) continue;
-      const parsed = parseSegmentName(join(dir, entry.name));
-      if (parsed && parsed.logPath === logPath) found.push({ start: parsed.start, path: join(dir, entry.name) });
-    }
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
+  const own = ownLogs.get(logPath);
+  if (own) return await sized(logPath, own());
+  const newest = await Deno.readLink(logPath).catch(() => null);
+  const listed = newest === null ? undefined : listedByLink.get(logPath);
+  if (listed && listed.newest === newest && await exists(segmentPath(logPath, listed.starts[0]))) {
+    listedByLink.delete(logPath); // most recently used last
+    listedByLink.set(logPath, listed);
+    return await sized(logPath, listed.starts);
   }
-  if (found.length === 0) {
+  const starts = await listStarts(logPath);
+  if (starts === null) return [];
+  if (starts.length === 0) {
     try {
       const info = await Deno.lstat(logPath);
       if (info.isFile) return [{ start: 0, path: logPath, size: info.size }];
     } catch { /* no log yet */ }
     return [];
   }
-  found.sort((a, b) => a.start - b.start);
+  if (newest !== null) {
+    listedByLink.set(logPath, { newest, starts });
+    if (listedByLink.size > LISTED_MAX) listedByLink.delete(listedByLink.keys().next().value!);
+  }
+  return await sized(logPath, starts);
+}
+
+/** A log's segment starts from one listing of its directory, sorted; null when the directory is missing. */
+async function listStarts(logPath: string): Promise<number[] | null> {
+  const dir = dirname(logPath);
+  const prefix = basename(logPath) + ".";
+  const starts: number[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.name.startsWith(prefix)) continue;
+      const parsed = parseSegmentName(join(dir, entry.name));
+      if (parsed && parsed.logPath === logPath) starts.push(parsed.start);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  return starts.sort((a, b) => a - b);
+}
+
+/**
+ * Every log's segment files in `dir` from one listing (retention judges thousands of logs: one
+ * listing per log would be quadratic).
+ */
+export async function segmentsByLog(dir: string): Promise<Map<string, string[]>> {
+  const byLog = new Map<string, string[]>();
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      const parsed = parseSegmentName(join(dir, entry.name));
+      if (!parsed) continue;
+      const paths = byLog.get(parsed.logPath) ?? [];
+      paths.push(join(dir, entry.name));
+      byLog.set(parsed.logPath, paths);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return byLog;
+}
+
+/** Full segments never change, so their size is the distance to the next one; only the last is looked at. */
+async function sized(logPath: string, starts: readonly number[]): Promise<Segment[]> {
   const segments: Segment[] = [];
-  for (let i = 0; i < found.length; i++) {
-    const next = found[i + 1];
-    // Full segments never change, so their size is the distance to the next one; stat only the last.
-    if (next) segments.push({ ...found[i], size: next.start - found[i].start });
-    else segments.push({ ...found[i], size: await fileSize(found[i].path) });
+  for (let i = 0; i < starts.length; i++) {
+    const path = segmentPath(logPath, starts[i]);
+    const next = starts[i + 1];
+    segments.push({ start: starts[i], path, size: next !== undefined ? next - starts[i] : await fileSize(path) });
   }
   return segments;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

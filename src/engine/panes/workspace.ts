@@ -79,6 +79,8 @@ export class Workspace {
   #gateCounter = 0;
   #creating: Promise<unknown> = Promise.resolve();
   #reaping: Promise<string[]> | null = null;
+  /** Log retention and old lock files, begun after the first reaping; the end waits for it. */
+  #pruning: Promise<void> = Promise.resolve();
   #defaultPane: Promise<unknown> = Promise.resolve();
   #ended: Promise<void> | null = null;
 
@@ -377,10 +379,13 @@ export class Workspace {
 
   async #reapStale(): Promise<string[]> {
     const { stateDir, logRetentionDays } = this.config;
-    await pruneLogs(stateDir, logRetentionDays)
-      .catch((error) => this.events.log("error", "logs", `log retention failed: ${(error as Error).message}`));
     const reaped = await reapDeadWorkspaces(this.config.socketArgs, stateDir, this.instance, this.tmux.sessionGuard);
-    await pruneDeadLocks(stateDir, logRetentionDays);
+    // Old logs and lock files go meanwhile: a state directory of thousands of logs must not hold up the first pane.
+    this.#pruning = (async () => {
+      await pruneLogs(stateDir, logRetentionDays)
+        .catch((error) => this.events.log("error", "logs", `log retention failed: ${(error as Error).message}`));
+      await pruneDeadLocks(stateDir, logRetentionDays).catch(() => {});
+    })();
     if (reaped.length > 0) {
       this.events.log("info", "workspace", `removed stale workspaces whose server is gone: ${reaped.join(", ")}`);
     }
@@ -427,6 +432,7 @@ export class Workspace {
 
   async #end(): Promise<void> {
     await this.#creating; // a pane being created when the end came goes with the rest
+    await this.#pruning;
     if (this.role.remote) return await this.#endRemote();
     const lock = this.#lock === null ? null : await this.#lock;
     const session = this.#sessionId;
