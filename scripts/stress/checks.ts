@@ -79,7 +79,7 @@ export class Ledger {
     const line = `[seed ${this.seed}] ${actor}: ${what}${detail}`;
     const known = this.known.some((text) => what.includes(text));
     (known ? this.knownSeen : this.violations).push(line);
-    console.error(`${known ? "KNOWN" : "VIOLATION"} ${line}`);
+    console.error(`[${new Date().toISOString().slice(11, 23)}] ${known ? "KNOWN" : "VIOLATION"} ${line}`);
   }
 
   /** Counts the answer and checks what every answer must be: a known code, and in time. */

@@ -69,8 +69,18 @@ export class Fleet {
     }).spawn();
     this.#http = child;
     const lines = this.stderr;
+    // All of it in the state directory too (kept when the run fails), each line with the time.
+    const log = `${this.dir}/http-server.log`;
     child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-      new WritableStream({ write: (chunk) => void lines.push(...chunk.split("\n").filter(Boolean)) }),
+      new WritableStream({
+        write: (chunk) => {
+          const fresh = chunk.split("\n").filter(Boolean);
+          lines.push(...fresh);
+          if (lines.length > 200) lines.splice(0, lines.length - 200);
+          const at = new Date().toISOString().slice(11, 23);
+          Deno.writeTextFileSync(log, fresh.map((line) => `${at} ${line}\n`).join(""), { append: true });
+        },
+      }),
     ).catch(() => {});
     this.#ready = (async () => {
       const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
