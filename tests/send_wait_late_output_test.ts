@@ -105,6 +105,28 @@ async function withLogHeld<T>(server: TestServer, ms: number, during: (release: 
   }
 }
 
+/**
+ * Types `text` with a shell wait while the shell's next read is held back 900 ms; the log writer
+ * is released after 300 ms, so what it held reaches the log before the shell reads the line.
+ */
+async function typeReadLate(
+  server: TestServer,
+  tool: string,
+  paneId: string,
+  text: string,
+  shellPid: number,
+  release: () => void,
+): Promise<{ trigger: string; output: string }> {
+  return await withReadsDelayed(shellPid, 900, async () => {
+    const timer = setTimeout(release, 300);
+    try {
+      return await server.call(tool, { pane_id: paneId, text, enter: true, wait: ["shell"], timeout_ms: 10_000 });
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+}
+
 Deno.test("a shell wait typed while the last command's prompt is still on its way ends on its own prompt", async () => {
   await using server = await TestServer.start();
   const pane = await server.call<{ pane_id: string }>("create_pane", {});
@@ -114,20 +136,7 @@ Deno.test("a shell wait typed while the last command's prompt is still on its wa
   const sent = await withLogHeld(server, 60_000, async (release) => {
     await new Promise((r) => setTimeout(r, 700)); // the command has ended; its prompt is not in the log yet
     // The shell reads the next line only after its last prompt has reached the log, on its own.
-    return await withReadsDelayed(shellPid, 900, async () => {
-      const timer = setTimeout(release, 300);
-      try {
-        return await server.call<{ trigger: string; output: string }>("send_keys", {
-          pane_id: pane.pane_id,
-          text: "echo after-line",
-          enter: true,
-          wait: ["shell"],
-          timeout_ms: 10_000,
-        });
-      } finally {
-        clearTimeout(timer);
-      }
-    });
+    return await typeReadLate(server, "send_keys", pane.pane_id, "echo after-line", shellPid, release);
   });
   assert.equal(sent.trigger, "shell");
   assert.equal(sent.output, "after-line", JSON.stringify(sent));
@@ -147,20 +156,7 @@ Deno.test("a shell wait typed into a new pane whose first prompt is not in its l
         (out) => Number(out.stdout) > 0,
       );
       const shellPid = Number((await server.tmux("display-message", "-p", "-t", pane.pane_id, "#{pane_pid}")).stdout);
-      return await withReadsDelayed(shellPid, 900, async () => {
-        const timer = setTimeout(release, 300);
-        try {
-          return await server.call<{ trigger: string; output: string }>(tool, {
-            pane_id: pane.pane_id,
-            text: `echo first-${tool}`,
-            enter: true,
-            wait: ["shell"],
-            timeout_ms: 10_000,
-          });
-        } finally {
-          clearTimeout(timer);
-        }
-      });
+      return await typeReadLate(server, tool, pane.pane_id, `echo first-${tool}`, shellPid, release);
     });
     assert.equal(sent.trigger, "shell");
     assert.equal(sent.output, `first-${tool}`, `${tool}: ${JSON.stringify(sent)}`);
