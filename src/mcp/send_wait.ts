@@ -62,7 +62,6 @@ export async function sendAndWait(
     act: send,
     skipLines: options.echoLines,
     endsLine: options.endsLine,
-    fresh,
     stateOnTimeout: true,
   });
   if (result.trigger === "cancelled") throw new ToolError("CANCELLED", `Wait cancelled after ${result.elapsedMs} ms`);

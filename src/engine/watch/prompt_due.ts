@@ -15,17 +15,12 @@ const TAIL_BYTES = 4096;
  *
  * - the prompt's mark (P) or a continuation prompt's (C): the prompt is whole in the log: no;
  * - an end mark (E): the prompt after it is being drawn: yes;
- * - a start mark (S), or no mark: a command runs, or a new shell has not drawn its first prompt.
- *   A new pane's shell: yes. Otherwise the pane's processes decide: the shell itself back at its
- *   prompt has a mark on the way; a program in front (vim, a server) reads the keys itself, and
- *   the next prompt is the answer.
+ * - no mark in the whole log: a new shell has not drawn its first prompt yet: yes;
+ * - a start mark (S), or no mark in the log's tail: a command runs. The pane's processes decide:
+ *   the shell itself back at its prompt has a mark on the way; a program in front (vim, a server)
+ *   reads the keys itself, and the next prompt is the answer.
  */
-export async function promptMarkDue(
-  deps: WaitDeps,
-  pane: PaneInfo,
-  offset: number,
-  fresh: boolean,
-): Promise<boolean> {
+export async function promptMarkDue(deps: WaitDeps, pane: PaneInfo, offset: number): Promise<boolean> {
   if (!pane.marks || pane.logPath === null) return false;
   const from = Math.max(0, offset - TAIL_BYTES);
   const tail = await readLogRange(pane.logPath, from, offset).catch(() => new Uint8Array(0));
@@ -34,7 +29,7 @@ export async function promptMarkDue(
   const last = marks.at(-1)?.kind;
   if (last === "P" || last === "C") return false;
   if (last === "E") return true;
-  if (fresh && !marks.some((mark) => mark.kind === "P")) return true;
+  if (last === undefined && from === 0) return true;
   if (pane.pid === null) return false;
   const proc = readProcState(await deps.proc.snapshot(pane.pid), pane.pid);
   return atShellPrompt(proc) && proc.fgPid === pane.pid;

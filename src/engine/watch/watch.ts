@@ -77,8 +77,6 @@ export async function watchPane(
     skipLines?: number;
     /** `act` ends a line (Enter, a pasted newline): a shell at its prompt will draw its prompt again. */
     endsLine?: boolean;
-    /** The pane has run no command of this server's: a new shell's first prompt may still be coming. */
-    fresh?: boolean;
     /** The caller reports the pane's state only on a timeout: a shell seen back at its prompt is not asked again. */
     stateOnTimeout?: boolean;
   },
@@ -235,7 +233,7 @@ export async function watchPane(
     let fromOffset: number | undefined;
     if (marks && options.act && options.endsLine && has("shell") && deps.output.followsLog(pane)) {
       fromOffset = await logSize(pane.logPath!);
-      staleMarks = await promptMarkDue(deps, pane, fromOffset, options.fresh === true) ? 1 : 0;
+      staleMarks = await promptMarkDue(deps, pane, fromOffset) ? 1 : 0;
     }
     scan = await scanPane(deps, pane, (lines, bytes, scanner) => {
       if (done) return;
