@@ -7,21 +7,17 @@ import { TestServer, until } from "./helpers/harness.ts";
 // log writer is held back, as a loaded machine or a host's link does: the wait must still end
 // with what the line printed, on the shell's next prompt mark.
 
-/** Every process whose command line holds `needle`, and their children (the writer's `dd`). */
+/** Every process whose command line holds `needle`, and their children (the writer's `dd`), through ps (no /proc grant). */
 async function processesOf(needle: string): Promise<number[]> {
-  const found = new Set<number>();
-  const parents = new Map<number, number>();
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const pid = Number(entry.name);
-    try {
-      const cmdline = await Deno.readTextFile(`/proc/${pid}/cmdline`);
-      const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-      if (cmdline.includes(needle) && cmdline.includes("tmuxwright-log")) found.add(pid);
-    } catch { /* gone */ }
-  }
-  for (const [pid, parent] of parents) if (found.has(parent)) found.add(pid);
+  const out = await new Deno.Command("ps", { args: ["-eo", "pid=,ppid=,args="] }).output();
+  const rows = new TextDecoder().decode(out.stdout).split("\n").map((line) => {
+    const [, pid, parent, args] = /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line) ?? [];
+    return { pid: Number(pid), parent: Number(parent), args: args ?? "" };
+  }).filter((row) => row.pid > 0);
+  const found = new Set(
+    rows.filter((row) => row.args.includes(needle) && row.args.includes("tmuxwright-log")).map((row) => row.pid),
+  );
+  for (const row of rows) if (found.has(row.parent)) found.add(row.pid);
   return [...found];
 }
 

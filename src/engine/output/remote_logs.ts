@@ -1,6 +1,6 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { RotationLimits } from "./log_files.ts";
-import { ownSegments, readLogRange, segmentPath } from "./rotation.ts";
+import { readLogRange, segmentPath } from "./rotation.ts";
 import {
   advance,
   contextLines,
@@ -224,21 +224,11 @@ class SegmentFile {
   #segmentSize = 0;
   #idle: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
-  #unlist: (() => void) | null = null;
 
   constructor(private readonly logPath: string, private readonly limits: RotationLimits) {}
 
   async begin(): Promise<void> {
     await this.#startSegment(0);
-    // Readers find the segments here, not by listing a directory of every pane's logs.
-    this.#unlist = ownSegments(this.logPath, () => {
-      const starts: number[] = [];
-      const { keep, maxBytes } = this.limits;
-      for (let s = Math.max(0, this.#segmentStart - keep * maxBytes); s <= this.#segmentStart; s += maxBytes) {
-        starts.push(s);
-      }
-      return starts;
-    });
   }
 
   write(bytes: Uint8Array): void {
@@ -256,7 +246,6 @@ class SegmentFile {
 
   close(): void {
     this.#closed = true;
-    this.#unlist?.();
     clearTimeout(this.#idle);
     void this.#draining.finally(() => this.#closeFile());
   }

@@ -31,41 +31,26 @@ export function parseSegmentName(path: string): { logPath: string; start: number
 }
 
 /**
- * Logs this process writes itself (a host's panes, which have no `<log>` link): their segment
- * starts, oldest first, known without listing the directory.
- */
-const ownLogs = new Map<string, () => number[]>();
-
-/** Registers a log this process writes; returns the unregister. */
-export function ownSegments(logPath: string, starts: () => number[]): () => void {
-  ownLogs.set(logPath, starts);
-  return () => {
-    if (ownLogs.get(logPath) === starts) ownLogs.delete(logPath);
-  };
-}
-
-/**
- * Segment starts of linked logs as last listed, with the segment the link named then. The link
- * moves at every rotation (the only time segments come and go), so while it names the same
- * segment and the oldest listed is still there, the list holds. Bounded: the newest reads win.
- */
-const listedByLink = new Map<string, { newest: string; starts: number[] }>();
-const LISTED_MAX = 512;
-
-/**
  * The segments of a log, oldest first, with sizes. A log written before rotation existed (one
- * plain file at `logPath`) is one segment starting at 0. Missing log → no segments. The log
- * directory holds every pane's logs (thousands): it is listed only when nothing cheaper tells.
+ * plain file at `logPath`) is one segment starting at 0. Missing log → no segments.
+ *
+ * The log directory holds every pane's logs (thousands), so it is listed only when nothing cheaper
+ * tells: while the first segment is still there (a log that never rotated away its start, which is
+ * nearly every log), each segment is found from the one before it: a full segment ends where the
+ * next begins, and a segment with no file after it is the newest.
  */
 export async function listSegments(logPath: string): Promise<Segment[]> {
-  const own = ownLogs.get(logPath);
-  if (own) return await sized(logPath, own());
-  const newest = await Deno.readLink(logPath).catch(() => null);
-  const listed = newest === null ? undefined : listedByLink.get(logPath);
-  if (listed && listed.newest === newest && await exists(segmentPath(logPath, listed.starts[0]))) {
-    listedByLink.delete(logPath); // most recently used last
-    listedByLink.set(logPath, listed);
-    return await sized(logPath, listed.starts);
+  const first = segmentPath(logPath, 0);
+  if (await exists(first)) {
+    const segments: Segment[] = [];
+    for (let start = 0, path = first;;) {
+      const size = await fileSize(path);
+      segments.push({ start, path, size });
+      const next = segmentPath(logPath, start + size);
+      if (size === 0 || !await exists(next)) return segments;
+      start += size;
+      path = next;
+    }
   }
   const starts = await listStarts(logPath);
   if (starts === null) return [];
@@ -75,10 +60,6 @@ export async function listSegments(logPath: string): Promise<Segment[]> {
       if (info.isFile) return [{ start: 0, path: logPath, size: info.size }];
     } catch { /* no log yet */ }
     return [];
-  }
-  if (newest !== null) {
-    listedByLink.set(logPath, { newest, starts });
-    if (listedByLink.size > LISTED_MAX) listedByLink.delete(listedByLink.keys().next().value!);
   }
   return await sized(logPath, starts);
 }
