@@ -278,7 +278,7 @@ class IdleDeadline {
     const wait = Math.max(0, this.#last + this.ms - performance.now());
     this.#timer = setTimeout(() => {
       if (this.#stopped) return;
-      if (this.busy()) this.saw(); // an answer still being made or streamed: idle only from its end
+      if (this.busy()) this.saw(); // an answer still being made or streamed is not idle: counted again from now
       if (performance.now() - this.#last >= this.ms) {
         this.#stopped = true;
         this.onIdle();

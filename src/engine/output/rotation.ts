@@ -52,8 +52,8 @@ export async function listSegments(logPath: string): Promise<Segment[]> {
       path = next;
     }
   }
-  const starts = await listStarts(logPath);
-  if (starts === null) return [];
+  const starts = ((await segmentsByLog(dirname(logPath))).get(logPath) ?? [])
+    .map((path) => parseSegmentName(path)!.start).sort((a, b) => a - b);
   if (starts.length === 0) {
     try {
       const info = await Deno.lstat(logPath);
@@ -62,24 +62,6 @@ export async function listSegments(logPath: string): Promise<Segment[]> {
     return [];
   }
   return await sized(logPath, starts);
-}
-
-/** A log's segment starts from one listing of its directory, sorted; null when the directory is missing. */
-async function listStarts(logPath: string): Promise<number[] | null> {
-  const dir = dirname(logPath);
-  const prefix = basename(logPath) + ".";
-  const starts: number[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      if (!entry.name.startsWith(prefix)) continue;
-      const parsed = parseSegmentName(join(dir, entry.name));
-      if (parsed && parsed.logPath === logPath) starts.push(parsed.start);
-    }
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-  return starts.sort((a, b) => a - b);
 }
 
 /**
