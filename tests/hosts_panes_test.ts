@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { HOST_LOCK_FILE } from "../src/tmux/host_session_lock.ts";
 import { TestServer, until } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
 import type { ExecResult, LogTail } from "./helpers/results.ts";
@@ -196,7 +197,9 @@ Deno.test({
           // Command files live in the host's private tmux directory, one per pane.
           const socketDir = (await lab.remoteTmux("alpha", "display-message", "-p", "#{socket_path}")).stdout.trim()
             .replace(/\/[^/]*$/, "");
-          const files = [...Deno.readDirSync(socketDir)].filter((e) => e.name.startsWith("tmuxwright-"));
+          const files = [...Deno.readDirSync(socketDir)].filter((e) =>
+            e.name.startsWith("tmuxwright-") && e.name !== HOST_LOCK_FILE
+          );
           // Command files, and the directory of the shell integration's start-up files.
           const commandFiles = files.filter((e) => e.isFile);
           assert.ok(
@@ -279,7 +282,9 @@ Deno.test({
           () => lab.remoteTmux("alpha", "list-panes", "-a", "-F", "#{@tmuxwright_name}"),
           (left) => !/^web$/m.test(left.stdout),
         );
-        const files = [...Deno.readDirSync(socketDir)].filter((e) => e.name.startsWith("tmuxwright-"));
+        const files = [...Deno.readDirSync(socketDir)].filter((e) =>
+          e.name.startsWith("tmuxwright-") && e.name !== HOST_LOCK_FILE
+        );
         assert.deepEqual(files, [], "its command files are removed");
       });
     } finally {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { HOST_LOCK_FILE } from "../src/tmux/host_session_lock.ts";
 import { TestServer, until } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
 import type { ExecResult } from "./helpers/results.ts";
@@ -95,7 +96,10 @@ Deno.test({
       await t.step("the start-up files are removed at shutdown", async () => {
         await server.close();
         await until(
-          () => [...Deno.readDirSync(socketDir)].filter((e) => e.name.startsWith("tmuxwright-")).map((e) => e.name),
+          () =>
+            [...Deno.readDirSync(socketDir)].filter((e) =>
+              e.name.startsWith("tmuxwright-") && e.name !== HOST_LOCK_FILE
+            ).map((e) => e.name),
           (left) => left.length === 0,
         );
       });

@@ -235,6 +235,15 @@ export class ControlClient {
     await this.closed;
   }
 
+  /** Detaches, and ends the process if it has not exited within `ms` (a step under a lock must end). */
+  async closeWithin(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.close(), new Promise((resolve) => timer = setTimeout(resolve, ms))]);
+    clearTimeout(timer);
+    this.kill();
+    await this.closed;
+  }
+
   /** Ends the client process at once (used on shutdown). */
   kill(): void {
     try {

@@ -182,7 +182,8 @@ export class TmuxServer {
     const client = this.#client;
     this.#client = null;
     if (!client) return;
-    if (!this.remote) return await client.close();
+    // Ending is guarded like attaching: other control clients are told (a tmux 3.3a crash, SessionGuard).
+    if (!this.remote) return await this.sessionGuard.run(() => client.closeWithin(2000));
     // A black-holed link cannot say goodbye: give it a moment, then end ssh.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<void>((resolve) => timer = setTimeout(resolve, 2000));

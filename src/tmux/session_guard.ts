@@ -2,12 +2,13 @@ import { dirname } from "node:path";
 
 /**
  * tmux 3.3a crashes (the whole server, with every session on it) when a session is created or
- * closed while a control-mode client is attaching: it sends `%sessions-changed` to a client that
- * has said it is a control client but has no control state yet (later tmux checks for that).
- * Servers side by side hit this when they start together. The guard makes the two mutually
- * exclusive among the tmuxwright processes of one state directory: an exclusive `flock` on one
- * file, taken around `new-session`, `kill-session` and a control client's attach, each a few
- * milliseconds. It is released when its holder dies, and if it cannot be had within a bound the
+ * closed, or a control client ends, while a control-mode client is attaching: it sends
+ * `%sessions-changed` or `%client-detached` to a client that has said it is a control client but
+ * has no control state yet (later tmux checks for that). Servers side by side hit this when they
+ * start together. The guard makes these mutually exclusive among the tmuxwright processes of one
+ * state directory: an exclusive `flock` on one file, taken around `new-session`, `kill-session`
+ * and a control client's attach and end, each a few milliseconds. (On a remote host the same is
+ * done there: src/tmux/host_session_lock.ts.) It is released when its holder dies, and if it cannot be had within a bound the
  * step runs unguarded (a rare crash is better than no service).
  */
 export class SessionGuard {

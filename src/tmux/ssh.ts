@@ -1,3 +1,5 @@
+import { escapeFormat } from "./quote.ts";
+import { attachReleasingHostLock, TAKE_HOST_LOCK } from "./host_session_lock.ts";
 import { TmuxError } from "./errors.ts";
 
 /** A configured remote host: the name agents use and what ssh is given (validated at start-up). */
@@ -59,12 +61,14 @@ export function remoteControlCommand(session: string): string {
     "command -v tmux >/dev/null 2>&1 || { echo tmuxwright: tmux-missing >&2; exit 127; }",
     "v=$(tmux -V)",
     'case "$v" in "tmux "[012].*|"tmux 3."[01]*) echo "tmuxwright: tmux-old $v" >&2; exit 126;; esac',
+    // Creating the hub and attaching to it are kept apart from other servers' session changes there.
+    TAKE_HOST_LOCK,
     // The hub's first pane is marked as the hub's from the start: no listing shows it, whoever dialled.
-    `tmux -u has-session -t =${session} 2>/dev/null || { tmux -u new-session -d -s ${session} -x 200 -y 50 && ` +
-    `tmux -u set-option -p -t =${session}: @tmuxwright_hub 1; } || exit 1`,
-    `exec tmux -u -C attach-session -t =${session}`,
+    // (`9>&-`: a tmux server started here would hold the lock for good.)
+    `tmux -u has-session -t =${session} 2>/dev/null 9>&- || { tmux -u new-session -d -s ${session} -x 200 -y 50 9>&- && ` +
+    `tmux -u set-option -p -t =${session}: @tmuxwright_hub 1 9>&-; } || exit 1`,
   ].join("; ");
-  return `sh -c '${script}'`;
+  return `sh -c '${script}; ${attachReleasingHostLock(`tmux -u -C attach-session -t =${session}`)}'`;
 }
 
 /**
@@ -79,6 +83,15 @@ export function interactiveSshArgs(target: SshTarget, remoteCommand: string): st
 export function remoteAttachCommand(session: string): string {
   if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
   return `tmux attach-session -r -t =${session}`;
+}
+
+/**
+ * The tmux command, for a link's control connection, that removes `session` on its host in the
+ * background there, under the host's session lock (other servers' links may be attaching).
+ */
+export function remoteKillSessionCommand(session: string): string[] {
+  if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
+  return ["run-shell", "-b", escapeFormat(`${TAKE_HOST_LOCK}; tmux -u kill-session -t =${session} 9>&-`)];
 }
 
 /** How a host fails, for agents: each kind becomes one error code (src/engine/errors.ts). */

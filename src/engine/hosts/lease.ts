@@ -1,3 +1,4 @@
+import { TAKE_HOST_LOCK } from "../../tmux/host_session_lock.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 
 /**
@@ -49,15 +50,19 @@ export class HostLease {
 /** The host's clock in Unix seconds, without `%` (tmux's run-shell and runShell keep `%` out): awk's srand() returns it. */
 const EPOCH = "awk 'BEGIN { srand(); print srand() }'";
 
-/** Removes hubs of other servers with no client attached and a lease that has passed; prints their names. */
+/**
+ * Removes hubs of other servers with no client attached and a lease that has passed; prints their
+ * names. Under the host's session lock: another server's link may be attaching there.
+ */
 function reapScript(ownHub: string): string {
   return [
+    TAKE_HOST_LOCK,
     `now=$(${EPOCH})`,
-    "tmux list-sessions -F '#{session_name}:#{session_attached}:#{@tmuxwright_lease}:#{@tmuxwright_kept}' 2>/dev/null |",
+    "tmux list-sessions -F '#{session_name}:#{session_attached}:#{@tmuxwright_lease}:#{@tmuxwright_kept}' 2>/dev/null 9>&- |",
     "while IFS=: read -r n a l k; do",
     `  case "$n" in ${ownHub}) continue;; tmuxwright-link-*) ;; *) continue;; esac`,
     '  case "$l" in ""|*[!0-9]*) continue;; esac',
-    '  [ "$a" = 0 ] && [ "$k" != 1 ] && [ "$l" -lt "$now" ] && tmux kill-session -t "=$n" && echo "$n"',
+    '  [ "$a" = 0 ] && [ "$k" != 1 ] && [ "$l" -lt "$now" ] && tmux kill-session -t "=$n" 9>&- && echo "$n"',
     "done",
   ].join("\n");
 }

@@ -1,5 +1,5 @@
 import { TmuxServer } from "../../tmux/server.ts";
-import { DEFAULT_SSH_TIMING, type SshTarget } from "../../tmux/ssh.ts";
+import { DEFAULT_SSH_TIMING, remoteKillSessionCommand, type SshTarget } from "../../tmux/ssh.ts";
 import { ToolError } from "../errors.ts";
 import { HostLease } from "./lease.ts";
 
@@ -103,11 +103,12 @@ export class HostRegistry {
     await Promise.all(
       this.links().map(async (link) => {
         if (link.connected) {
-          const hub = `=${this.options.hubSession}`;
-          // Kept: marked so no later server's lease check takes it; else removed with its panes.
+          const hub = this.options.hubSession;
+          // Kept: marked so no later server's lease check takes it; else removed with its panes,
+          // which ends this link's control client (it is attached there).
           const end = this.options.keep
-            ? link.run("set-option", "-t", `${hub}:`, "@tmuxwright_kept", "1") // set-option wants =NAME: (3.3a)
-            : link.run("kill-session", "-t", hub);
+            ? link.run("set-option", "-t", `=${hub}:`, "@tmuxwright_kept", "1") // set-option wants =NAME: (3.3a)
+            : Promise.all([untilLost(link), link.run(...remoteKillSessionCommand(hub))]);
           await Promise.race([
             end.catch(() => {}),
             new Promise((resolve) => setTimeout(resolve, 1000)),
@@ -117,6 +118,17 @@ export class HostRegistry {
       }),
     );
   }
+}
+
+/** Resolves when the link's connection drops. */
+function untilLost(link: TmuxServer): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = link.onStatus((status) => {
+      if (status.kind !== "lost") return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 /** The one error for a host name that is not configured; the name is quoted, never used. */

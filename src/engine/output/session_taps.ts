@@ -117,7 +117,8 @@ export class SessionTaps {
   #closeTap(tap: Tap): void {
     if (this.#taps.get(tap.session) === tap) this.#taps.delete(tap.session);
     tap.closed = true;
-    tap.client.then((c) => c.close()).catch(() => {});
+    // Ending is guarded like attaching: other control clients are told (a tmux 3.3a crash, SessionGuard).
+    tap.client.then((c) => this.guard.run(() => c.closeWithin(2000))).catch(() => {});
   }
 }
 

@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { HostRegistry } from "../src/engine/hosts/registry.ts";
+import { until } from "./helpers/harness.ts";
+import { SshLab } from "./helpers/sshd.ts";
+
+/**
+ * tmux 3.3a crashes when a session is created or removed while a control client attaches. On a
+ * host, tmuxwright servers create their hubs as their links connect, remove them when they end,
+ * and remove the hubs of gone servers (lease renewals), all while other links attach. Here four
+ * loops at once connect links (each creating its hub) and end them as a server does (removing
+ * it), and leave hubs of gone servers (made under the host's lock, as a link that died would
+ * have made them: lease passed, no client) for the others' leases to reap. Without the host's
+ * session lock this took the host's tmux server down in most runs.
+ */
+Deno.test({
+  name: "links connecting, ending and reaping on one host at once never take its tmux server down",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    const pidOfHost = async () => (await lab.remoteTmux("alpha", "display-message", "-p", "#{pid}")).stdout.trim();
+    const registries: HostRegistry[] = [];
+    const reaped: string[] = [];
+    const registryFor = (hub: string) => {
+      const registry = new HostRegistry(null, {
+        hosts: [{ name: "alpha", destination: "alpha" }],
+        sshConfig: lab.configFile,
+        hubSession: hub,
+        lease: { ttlSec: 1, onReaped: (_host, sessions) => reaped.push(...sessions) },
+      });
+      registries.push(registry);
+      return registry;
+    };
+    // A hub whose server's link died long ago: its lease passed, no client attached.
+    const goneServersHub = async (hub: string) => {
+      const made = await new Deno.Command("sh", {
+        args: [
+          "-c",
+          'exec flock "$TMUX_TMPDIR/tmux-$(id -u)/tmuxwright-sessions.lock" "$@"',
+          "sh",
+          ...["tmux", "new-session", "-d", "-s", hub, ";", "set-option", "-t", `=${hub}:`, "@tmuxwright_lease", "1"],
+        ],
+        env: { TMUX_TMPDIR: lab.tmuxTmpdir("alpha") },
+      }).output();
+      assert.equal(made.code, 0, new TextDecoder().decode(made.stderr));
+    };
+    try {
+      const keeper = registryFor("tmuxwright-link-keeper");
+      await keeper.link("alpha").connect();
+      const pid = await pidOfHost();
+      assert.match(pid, /^\d+$/);
+      const loop = async (worker: number) => {
+        for (let i = 0; i < 10; i++) {
+          const registry = registryFor(`tmuxwright-link-w${worker}-${i}`);
+          const link = registry.link("alpha");
+          await link.connect();
+          await link.run("display-message", "-p", "up");
+          await registry.close();
+          await goneServersHub(`tmuxwright-link-gone-w${worker}-${i}`);
+        }
+      };
+      await Promise.all([0, 1, 2, 3].map(loop));
+      assert.equal(await pidOfHost(), pid, "the host's tmux server was restarted: it crashed");
+      // The hubs left behind are reaped once their lease (1 s, counted in whole seconds) has passed.
+      const sessions = () => lab.remoteTmux("alpha", "list-sessions", "-F", "#{session_name}");
+      await until(sessions, (listed) => listed.stdout.trim() === "tmuxwright-link-keeper", 6000);
+      assert.ok(reaped.length > 0, "leases reaped the hubs left behind");
+    } finally {
+      await Promise.all(registries.map((r) => r.close()));
+      await lab.close();
+    }
+  },
+});
