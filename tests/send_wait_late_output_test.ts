@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { whileTraced } from "./helpers/strace.ts";
 import { TestServer, until } from "./helpers/harness.ts";
 
 // Found by the randomized stress under load: send_keys/paste_text with `wait: ["shell"]` saw the
@@ -55,35 +56,8 @@ Deno.test("a shell wait ends with what the line printed even when the pane's log
  * Runs `during` while the shell's next read(2) is held back `ms` (strace; tmux would continue a
  * stopped shell at once), so the line typed is read only after what the log holds back arrived.
  */
-async function withReadsDelayed<T>(pid: number, ms: number, during: () => Promise<T>): Promise<T> {
-  const strace = new Deno.Command("strace", {
-    args: [
-      "-p",
-      String(pid),
-      "-e",
-      "trace=read",
-      "-e",
-      `inject=read:delay_enter=${ms * 1000}:when=1`,
-      "-o",
-      "/dev/null",
-    ],
-    stderr: "piped",
-  }).spawn();
-  const reader = strace.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  for (let text = ""; !text.includes("attached");) {
-    const next = await reader.read();
-    if (next.done) throw new Error(`strace did not attach: ${text}`);
-    text += next.value;
-  }
-  void (async () => {
-    while (!(await reader.read()).done);
-  })().catch(() => {});
-  try {
-    return await during();
-  } finally {
-    strace.kill("SIGTERM");
-    await strace.status;
-  }
+function withReadsDelayed<T>(pid: number, ms: number, during: () => Promise<T>): Promise<T> {
+  return whileTraced(pid, ["-e", "trace=read", "-e", `inject=read:delay_enter=${ms * 1000}:when=1`], during);
 }
 
 /** Holds the pane log writers of `server` back for `ms` (or until `during` releases them) while `during` runs. */

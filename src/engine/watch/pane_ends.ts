@@ -65,6 +65,8 @@ export class PaneEnds {
   #backstop: ReturnType<typeof setInterval> | undefined;
   #checking = false;
   #again = false;
+  /** A no-op job is on its way to make tmux reap exited children. */
+  #nudging = false;
 
   readonly #removals: Removals;
 
@@ -163,7 +165,11 @@ export class PaneEnds {
     }
     if (!nudge) return;
     // A missed SIGCHLD can leave the process unreaped: a no-op job makes tmux reap every exited child.
-    await this.tmux.oneShot("run-shell", ":").catch(() => {});
+    // Not awaited: a tmux client that hangs (3.3a, seen under load) must not stop every later check.
+    if (!this.#nudging) {
+      this.#nudging = true;
+      void this.tmux.oneShot("run-shell", ":").catch(() => {}).finally(() => this.#nudging = false);
+    }
     setTimeout(() => this.#requestCheck(), 20);
   }
 
