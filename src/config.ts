@@ -85,6 +85,8 @@ export interface Config {
   sshConfig: string | null;
   /** `--host-lease`: how long (s) a remote host keeps this server's panes while no link of it is attached. */
   hostLeaseSec: number;
+  /** How often a running server looks again for workspaces whose server is gone (--reap-every). */
+  reapEverySec: number;
   /** doctor / attach `--host NAME`: the configured host to check or watch; null: this machine. */
   hostTarget: string | null;
   /** From TMUX / TMUX_PANE when the server itself runs inside tmux. */
@@ -206,6 +208,10 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
   if (!Number.isInteger(hostLeaseSec) || hostLeaseSec < 2 || hostLeaseSec > 30 * 86400) {
     throw new ConfigError(`Invalid --host-lease "${values["host-lease"]}": whole seconds from 2 to 2592000 (30 days)`);
   }
+  const reapEverySec = Number(values["reap-every"] ?? 60);
+  if (!Number.isInteger(reapEverySec) || reapEverySec < 1 || reapEverySec > 86400) {
+    throw new ConfigError(`Invalid --reap-every "${values["reap-every"]}": whole seconds from 1 to 86400`);
+  }
   const logKeep = Number(values["log-keep"] ?? 3);
   if (!Number.isInteger(logKeep) || logKeep < 1 || logKeep > 1000) {
     throw new ConfigError(`Invalid --log-keep "${values["log-keep"]}": an integer from 1 to 1000`);
@@ -272,6 +278,7 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     hosts,
     sshConfig: parseSshConfig(values["ssh-config"] as string | undefined),
     hostLeaseSec,
+    reapEverySec,
     hostTarget: hostPicked,
     caller: parseCaller(envValue("TMUX"), envValue("TMUX_PANE")),
     paneEnv: paneEnvFrom(parsed.values["pane-env"] as string[] | undefined),

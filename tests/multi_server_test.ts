@@ -199,6 +199,22 @@ Deno.test("a SIGKILLed server's workspace is removed by the next start; live one
   assert.doesNotMatch(fromIdle.content, /crashed-output/);
 });
 
+Deno.test("a server that keeps running removes the workspace of a server killed after it started", async () => {
+  await using fleet = await Fleet.create();
+  const running = await fleet.start([], { TMUXWRIGHT_REAP_EVERY: "1" });
+  await running.call("execute_command", { command: "echo first" }); // its own start-up look is over
+  const crashed = await fleet.start();
+  await crashed.call("create_pane", { name: "api", command: "sleep 600" });
+  const stale = `tmuxwright-${crashed.pid}`;
+  Deno.kill(crashed.pid, "SIGKILL");
+  assert.ok((await fleet.workspaces()).includes(stale));
+  // No server starts after the kill: the running one looks again on its own.
+  const left = await until(() => fleet.workspaces(), (names) => !names.includes(stale), 8_000);
+  assert.deepEqual(left, [`tmuxwright-${running.pid}`]);
+  const still = await running.call<ExecResult>("execute_command", { command: "echo still here" });
+  assert.equal(still.output, "still here");
+});
+
 Deno.test("a workspace whose liveness cannot be judged is left alone", async () => {
   await using fleet = await Fleet.create();
   // A server with another state directory on the same tmux server: its owner proof is not ours to test.

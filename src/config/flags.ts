@@ -96,6 +96,11 @@ export const FLAGS = {
     type: "string",
     help: "seconds a remote host keeps this server's panes while its link is down (default 600)",
   },
+  "reap-every": {
+    env: "TMUXWRIGHT_REAP_EVERY",
+    type: "string",
+    help: "seconds between a running server's looks for workspaces of servers gone since it started (default 60)",
+  },
   channel: {
     env: "TMUXWRIGHT_CHANNEL",
     type: "boolean",

@@ -39,6 +39,9 @@ export interface CreatePaneOptions {
 }
 
 /** Whose workspace this is, and how it stands to the link's control connection. */
+/** A long-running server applies log retention again this often. */
+const PRUNE_EVERY_MS = 60 * 60_000;
+
 export interface WorkspaceRole {
   /** The owner's instance id (see the workspaces room): names, `owned`, tiers and self-protection. */
   instance: string;
@@ -81,6 +84,10 @@ export class Workspace {
   #reaping: Promise<string[]> | null = null;
   /** Log retention and old lock files, begun after the first reaping; the end waits for it. */
   #pruning: Promise<void> = Promise.resolve();
+  #prunedAt = 0;
+  /** The hub looks again every --reap-every seconds: servers killed after this one started leave workspaces too. */
+  #reapTimer: ReturnType<typeof setInterval> | undefined;
+  #reapingAgain = false;
   #defaultPane: Promise<unknown> = Promise.resolve();
   #ended: Promise<void> | null = null;
 
@@ -378,18 +385,45 @@ export class Workspace {
   }
 
   async #reapStale(): Promise<string[]> {
-    const { stateDir, logRetentionDays } = this.config;
-    const reaped = await reapDeadWorkspaces(this.config.socketArgs, stateDir, this.instance, this.tmux.sessionGuard);
+    const reaped = await this.#reapDead();
     // Old logs and lock files go meanwhile: a state directory of thousands of logs must not hold up the first pane.
-    this.#pruning = (async () => {
-      await pruneLogs(stateDir, logRetentionDays)
-        .catch((error) => this.events.log("error", "logs", `log retention failed: ${(error as Error).message}`));
-      await pruneDeadLocks(stateDir, logRetentionDays).catch(() => {});
-    })();
+    this.#pruning = this.#prune();
+    if (this.role.hub && this.#ended === null) {
+      this.#reapTimer ??= setInterval(() => void this.#reapAgain(), this.config.reapEverySec * 1000);
+      Deno.unrefTimer(this.#reapTimer);
+    }
+    return reaped;
+  }
+
+  async #reapDead(): Promise<string[]> {
+    const { socketArgs, stateDir } = this.config;
+    const reaped = await reapDeadWorkspaces(socketArgs, stateDir, this.instance, this.tmux.sessionGuard);
     if (reaped.length > 0) {
       this.events.log("info", "workspace", `removed stale workspaces whose server is gone: ${reaped.join(", ")}`);
     }
     return reaped;
+  }
+
+  async #prune(): Promise<void> {
+    const { stateDir, logRetentionDays } = this.config;
+    this.#prunedAt = performance.now();
+    await pruneLogs(stateDir, logRetentionDays)
+      .catch((error) => this.events.log("error", "logs", `log retention failed: ${(error as Error).message}`));
+    await pruneDeadLocks(stateDir, logRetentionDays).catch(() => {});
+  }
+
+  /** A later look (one at a time): dead workspaces, and retention again once an hour. */
+  async #reapAgain(): Promise<void> {
+    if (this.#ended !== null || this.#reapingAgain) return;
+    this.#reapingAgain = true;
+    try {
+      await this.#reapDead();
+      if (performance.now() - this.#prunedAt > PRUNE_EVERY_MS) await (this.#pruning = this.#prune());
+    } catch {
+      /* tmux is out of reach now: the next look tries again */
+    } finally {
+      this.#reapingAgain = false;
+    }
   }
 
   /** Kills this owner's panes on the host (logs stay here); with --keep they stay. A host that cannot be reached keeps them (the lease). */
@@ -426,6 +460,7 @@ export class Workspace {
    */
   end(): Promise<void> {
     this.names.recent?.close();
+    clearInterval(this.#reapTimer);
     this.#ended ??= this.#end();
     return this.#ended;
   }
