@@ -233,7 +233,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
             .map((r) => Promise.all([r.buffers.close(), r.executor.typist.removeRemoteFiles(), r.shells.remove()])),
         );
         await hosts.close();
-        tmux.kill();
+        await tmux.stop();
         await owner.end();
       } finally {
         for (const services of remotes.values()) {

@@ -71,3 +71,39 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "with --keep a server's end leaves its hub on the host, marked kept, its link's client detached",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    const registry = new HostRegistry(null, {
+      hosts: [{ name: "alpha", destination: "alpha" }],
+      sshConfig: lab.configFile,
+      hubSession: "tmuxwright-link-kept",
+      keep: true,
+    });
+    try {
+      await registry.link("alpha").connect();
+      const clients = () => lab.remoteTmux("alpha", "list-clients", "-F", "#{session_name}");
+      assert.equal((await clients()).stdout.trim(), "tmuxwright-link-kept");
+      const started = performance.now();
+      await registry.close();
+      assert.ok(performance.now() - started < 1_000, "the end waited for nothing");
+      assert.equal((await clients()).stdout.trim(), "", "its client is gone");
+      const kept = await lab.remoteTmux(
+        "alpha",
+        "show-options",
+        "-v",
+        "-t",
+        "=tmuxwright-link-kept:",
+        "@tmuxwright_kept",
+      );
+      assert.equal(kept.stdout.trim(), "1");
+    } finally {
+      await registry.close();
+      await lab.close();
+    }
+  },
+});

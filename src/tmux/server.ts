@@ -193,6 +193,18 @@ export class TmuxServer {
     await client.closed;
   }
 
+  /** Ends the control connection at once (shutdown), under the session guard: tmux tells other control clients of the end. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    const client = this.#client;
+    this.#client = null;
+    if (!client) return;
+    await this.sessionGuard.run(async () => {
+      client.kill();
+      await client.closed;
+    });
+  }
+
   kill(): void {
     this.#stopping = true;
     this.#client?.kill();

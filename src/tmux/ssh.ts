@@ -1,5 +1,4 @@
-import { escapeFormat } from "./quote.ts";
-import { attachReleasingHostLock, TAKE_HOST_LOCK } from "./host_session_lock.ts";
+import { attachReleasingHostLock, endClientUnderHostLock, TAKE_HOST_LOCK } from "./host_session_lock.ts";
 import { TmuxError } from "./errors.ts";
 
 /** A configured remote host: the name agents use and what ssh is given (validated at start-up). */
@@ -86,12 +85,13 @@ export function remoteAttachCommand(session: string): string {
 }
 
 /**
- * The tmux command, for a link's control connection, that removes `session` on its host in the
- * background there, under the host's session lock (other servers' links may be attaching).
+ * The tmux command, for a link's control connection, that ends its control client on the host
+ * in the background there, under the host's session lock (other servers' links may be
+ * attaching): by removing `session` (its hub), or, kept, by detaching it.
  */
-export function remoteKillSessionCommand(session: string): string[] {
+export function remoteEndLinkCommand(session: string, how: "kill-session" | "detach-client"): string[] {
   if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
-  return ["run-shell", "-b", escapeFormat(`${TAKE_HOST_LOCK}; tmux -u kill-session -t =${session} 9>&-`)];
+  return ["run-shell", "-b", endClientUnderHostLock(how, session)];
 }
 
 /** How a host fails, for agents: each kind becomes one error code (src/engine/errors.ts). */

@@ -1,5 +1,5 @@
 import { TmuxServer } from "../../tmux/server.ts";
-import { DEFAULT_SSH_TIMING, remoteKillSessionCommand, type SshTarget } from "../../tmux/ssh.ts";
+import { DEFAULT_SSH_TIMING, remoteEndLinkCommand, type SshTarget } from "../../tmux/ssh.ts";
 import { ToolError } from "../errors.ts";
 import { HostLease } from "./lease.ts";
 
@@ -104,15 +104,17 @@ export class HostRegistry {
       this.links().map(async (link) => {
         if (link.connected) {
           const hub = this.options.hubSession;
-          // Kept: marked so no later server's lease check takes it; else removed with its panes,
-          // which ends this link's control client (it is attached there).
-          const end = this.options.keep
-            ? link.run("set-option", "-t", `=${hub}:`, "@tmuxwright_kept", "1") // set-option wants =NAME: (3.3a)
-            : Promise.all([untilLost(link), link.run(...remoteKillSessionCommand(hub))]);
-          await Promise.race([
-            end.catch(() => {}),
-            new Promise((resolve) => setTimeout(resolve, 1000)),
-          ]);
+          // Kept: marked so no later server's lease check takes it, then this link's client
+          // detached; else the hub removed with its panes, which ends the client (attached there).
+          // Either under the host's lock: another server's link may be attaching there.
+          const lost = untilLost(link);
+          const end = (async () => {
+            if (this.options.keep) await link.run("set-option", "-t", `=${hub}:`, "@tmuxwright_kept", "1"); // =NAME: (3.3a)
+            await link.run(...remoteEndLinkCommand(hub, this.options.keep ? "detach-client" : "kill-session"));
+            await lost.promise;
+          })();
+          await Promise.race([end.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);
+          lost.stop();
         }
         await link.close();
       }),
@@ -120,15 +122,11 @@ export class HostRegistry {
   }
 }
 
-/** Resolves when the link's connection drops. */
-function untilLost(link: TmuxServer): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = link.onStatus((status) => {
-      if (status.kind !== "lost") return;
-      stop();
-      resolve();
-    });
-  });
+/** Resolves when the link's connection drops (`stop`: no longer listened for). */
+function untilLost(link: TmuxServer): { promise: Promise<void>; stop: () => void } {
+  const { promise, resolve } = Promise.withResolvers<void>();
+  const stop = link.onStatus((status) => status.kind === "lost" && resolve());
+  return { promise, stop: () => void stop() };
 }
 
 /** The one error for a host name that is not configured; the name is quoted, never used. */

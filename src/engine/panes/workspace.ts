@@ -38,10 +38,10 @@ export interface CreatePaneOptions {
   argv?: string[];
 }
 
-/** Whose workspace this is, and how it stands to the link's control connection. */
 /** A long-running server applies log retention again this often. */
 const PRUNE_EVERY_MS = 60 * 60_000;
 
+/** Whose workspace this is, and how it stands to the link's control connection. */
 export interface WorkspaceRole {
   /** The owner's instance id (see the workspaces room): names, `owned`, tiers and self-protection. */
   instance: string;
@@ -385,14 +385,17 @@ export class Workspace {
   }
 
   async #reapStale(): Promise<string[]> {
-    const reaped = await this.#reapDead();
-    // Old logs and lock files go meanwhile: a state directory of thousands of logs must not hold up the first pane.
-    this.#pruning = this.#prune();
-    if (this.role.hub && this.#ended === null) {
-      this.#reapTimer ??= setInterval(() => void this.#reapAgain(), this.config.reapEverySec * 1000);
-      Deno.unrefTimer(this.#reapTimer);
+    try {
+      const reaped = await this.#reapDead();
+      // Old logs and lock files go meanwhile: a state directory of thousands of logs must not hold up the first pane.
+      this.#pruning = this.#prune();
+      return reaped;
+    } finally {
+      if (this.role.hub && this.#ended === null) {
+        this.#reapTimer ??= setInterval(() => void this.#reapAgain(), this.config.reapEverySec * 1000);
+        Deno.unrefTimer(this.#reapTimer);
+      }
     }
-    return reaped;
   }
 
   async #reapDead(): Promise<string[]> {
@@ -418,6 +421,7 @@ export class Workspace {
     this.#reapingAgain = true;
     try {
       await this.#reapDead();
+      if (this.#ended !== null) return;
       if (performance.now() - this.#prunedAt > PRUNE_EVERY_MS) await (this.#pruning = this.#prune());
     } catch {
       /* tmux is out of reach now: the next look tries again */
