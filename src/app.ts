@@ -226,15 +226,18 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
         remoteSets.forEach((watcher) => watcher.close());
         // Session owners first, over one-shot calls (and their remote panes while the links are up); then the hub.
         await Promise.all([...sessionOwners].map((o) => o.end()));
-        await owner.endRemote();
-        // A host whose link is down is not dialled to tidy up: its lease ends what is left there.
-        await Promise.all(
-          [...remotes.values()].filter((r) => r.tmux.connected)
-            .map((r) => Promise.all([r.buffers.close(), r.executor.typist.removeRemoteFiles(), r.shells.remove()])),
-        );
-        await hosts.close();
-        await tmux.stop();
-        await owner.end();
+        // The hosts and this machine at once: a slow link or a host's lock must not use up the
+        // exit's budget before the local workspace is removed.
+        const remoteEnd = async () => {
+          await owner.endRemote();
+          // A host whose link is down is not dialled to tidy up: its lease ends what is left there.
+          await Promise.all(
+            [...remotes.values()].filter((r) => r.tmux.connected)
+              .map((r) => Promise.all([r.buffers.close(), r.executor.typist.removeRemoteFiles(), r.shells.remove()])),
+          );
+          await hosts.close();
+        };
+        await Promise.all([remoteEnd(), tmux.stop().then(() => owner.end())]);
       } finally {
         for (const services of remotes.values()) {
           services.logs.close();

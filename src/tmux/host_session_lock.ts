@@ -17,18 +17,27 @@
 export const HOST_LOCK_FILE = "tmuxwright-sessions.lock";
 
 /**
- * sh text that takes the lock on fd 9 when it can and sets `g=1` when it holds it; one line.
- * Polled with `flock -n` (busybox's flock has no `-w`), at most ~3 s; an open that fails leaves
- * the script running (a failed `exec` redirection would end sh).
+ * sh text that takes the lock on fd 9, trying `tries` times 20 ms apart (busybox's flock has no
+ * `-w`); one line. Sets `g=1` when it holds it, `g=0` when it is busy, and leaves `g` empty on a
+ * host where it cannot be had at all (no flock(1), an open that fails: a failed `exec`
+ * redirection would end sh).
  */
-export const TAKE_HOST_LOCK = [
-  'd="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"',
-  '[ -d "$d" ] || mkdir -m 700 "$d" 2>/dev/null',
-  "g=",
-  `if command -v flock >/dev/null 2>&1 && [ -w "$d" ] && { command exec 9>>"$d/${HOST_LOCK_FILE}"; } 2>/dev/null; then ` +
-  'i=0; until flock -n 9 2>/dev/null; do [ "$i" -ge 150 ] && break; sleep 0.02; i=$((i + 1)); done; ' +
-  '[ "$i" -lt 150 ] && g=1; fi',
-].join("; ");
+function takeHostLock(tries: number): string {
+  return [
+    'd="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"',
+    '[ -d "$d" ] || mkdir -m 700 "$d" 2>/dev/null',
+    "g=",
+    `if command -v flock >/dev/null 2>&1 && [ -w "$d" ] && { command exec 9>>"$d/${HOST_LOCK_FILE}"; } 2>/dev/null; then ` +
+    `g=0; i=0; while [ "$i" -lt ${tries} ]; do flock -n 9 2>/dev/null && { g=1; break; }; i=$((i + 1)); ` +
+    `[ "$i" -lt ${tries} ] && sleep 0.02; done; fi`,
+  ].join("; ");
+}
+
+/** Takes the lock, waiting ~3 s at most (then the step runs unguarded). */
+export const TAKE_HOST_LOCK = takeHostLock(150);
+
+/** Tries the lock once: a step that can wait for a later turn (the reaper) skips this one when `g` is 0. */
+export const TRY_HOST_LOCK = takeHostLock(1);
 
 /**
  * The end of a control connection's remote script, after TAKE_HOST_LOCK: `exec`s `attach` (the
@@ -41,7 +50,7 @@ export function attachReleasingHostLock(attach: string): string {
   // It also stops when the client has gone (a link can attach, run and end between two looks).
   const release = 'i=0; while [ "$i" -lt 100 ] && kill -0 "$$" 2>/dev/null; do ' +
     'tmux -u list-clients -F "#{client_pid}" 2>/dev/null 9>&- | grep -qx "$$" && break; sleep 0.02; i=$((i + 1)); done';
-  return `{ [ -z "$g" ] || ( ${release} ); } </dev/null >/dev/null 2>&1 & exec ${attach} 9>&-`;
+  return `{ [ "$g" != 1 ] || ( ${release} ); } </dev/null >/dev/null 2>&1 & exec ${attach} 9>&-`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { TAKE_HOST_LOCK } from "../../tmux/host_session_lock.ts";
+import { TRY_HOST_LOCK } from "../../tmux/host_session_lock.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 
 /**
@@ -52,11 +52,14 @@ const EPOCH = "awk 'BEGIN { srand(); print srand() }'";
 
 /**
  * Removes hubs of other servers with no client attached and a lease that has passed; prints their
- * names. Under the host's session lock: another server's link may be attaching there.
+ * names. Under the host's session lock (another server's link may be attaching there), when it is
+ * free at once.
  */
 function reapScript(ownHub: string): string {
   return [
-    TAKE_HOST_LOCK,
+    // Not waited for: the link's commands queue behind this script. A busy lock: the next renewal reaps.
+    TRY_HOST_LOCK,
+    '[ "$g" = 0 ] && exit 0',
     `now=$(${EPOCH})`,
     "tmux list-sessions -F '#{session_name}:#{session_attached}:#{@tmuxwright_lease}:#{@tmuxwright_kept}' 2>/dev/null 9>&- |",
     "while IFS=: read -r n a l k; do",
