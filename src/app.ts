@@ -237,7 +237,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
           );
           await hosts.close();
         };
-        await Promise.all([remoteEnd(), tmux.stop().then(() => owner.end())]);
+        await Promise.all([remoteEnd(), tmux.close().then(() => owner.end())]);
       } finally {
         for (const services of remotes.values()) {
           services.logs.close();

@@ -107,3 +107,43 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a lease renewal never holds its link's commands waiting for a busy host lock: it reaps on a later turn",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    const registry = new HostRegistry(null, {
+      hosts: [{ name: "alpha", destination: "alpha" }],
+      sshConfig: lab.configFile,
+      hubSession: "tmuxwright-link-busy",
+      lease: { ttlSec: 1, onReaped: () => {} }, // a renewal (and a reaping) every 333 ms
+    });
+    // Someone holds the host's lock for 8 s (another server's step, slow on a loaded host).
+    const held = new Deno.Command("sh", {
+      args: [
+        "-c",
+        'd="$TMUX_TMPDIR/tmux-$(id -u)"; mkdir -p -m 700 "$d" && exec flock "$d/tmuxwright-sessions.lock" sleep 8',
+      ],
+      env: { TMUX_TMPDIR: lab.tmuxTmpdir("alpha") },
+    }).spawn();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the holder has it
+      const link = registry.link("alpha");
+      await link.connect(); // its own attach waits for the lock at most 3 s, then goes unguarded
+      let slowest = 0;
+      for (const until = performance.now() + 4_000; performance.now() < until;) {
+        const started = performance.now();
+        await link.run("display-message", "-p", "up");
+        slowest = Math.max(slowest, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(slowest < 1_000, `a command waited ${Math.round(slowest)} ms behind the renewal`);
+    } finally {
+      await held.status;
+      await registry.close();
+      await lab.close();
+    }
+  },
+});

@@ -182,27 +182,10 @@ export class TmuxServer {
     const client = this.#client;
     this.#client = null;
     if (!client) return;
-    // Ending is guarded like attaching: other control clients are told (a tmux 3.3a crash, SessionGuard).
-    if (!this.remote) return await this.sessionGuard.run(() => client.closeWithin(2000));
-    // A black-holed link cannot say goodbye: give it a moment, then end ssh.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, 2000));
-    await Promise.race([client.close(), late]);
-    clearTimeout(timer);
-    client.kill();
-    await client.closed;
-  }
-
-  /** Ends the control connection at once (shutdown), under the session guard: tmux tells other control clients of the end. */
-  async stop(): Promise<void> {
-    this.#stopping = true;
-    const client = this.#client;
-    this.#client = null;
-    if (!client) return;
-    await this.sessionGuard.run(async () => {
-      client.kill();
-      await client.closed;
-    });
+    // A client that cannot say goodbye (a black-holed link) is ended after a moment. Locally the end
+    // is guarded like an attach: other control clients are told (a tmux 3.3a crash, SessionGuard).
+    const end = () => client.closeWithin(2000);
+    await (this.remote ? end() : this.sessionGuard.run(end));
   }
 
   kill(): void {

@@ -7,9 +7,9 @@ import { dirname } from "node:path";
  * has no control state yet (later tmux checks for that). Servers side by side hit this when they
  * start together. The guard makes these mutually exclusive among the tmuxwright processes of one
  * state directory: an exclusive `flock` on one file, taken around `new-session`, `kill-session`
- * and a control client's attach and end, each a few milliseconds. (On a remote host the same is
- * done there: src/tmux/host_session_lock.ts.) It is released when its holder dies, and if it cannot be had within a bound the
- * step runs unguarded (a rare crash is better than no service).
+ * and a control client's attach and end, each a few milliseconds (on a remote host the host keeps
+ * it: src/tmux/host_session_lock.ts). It is released when its holder dies, and if it cannot be
+ * had within a bound the step runs unguarded (a rare crash is better than no service).
  */
 export class SessionGuard {
   #tail: Promise<unknown> = Promise.resolve();
