@@ -17,6 +17,7 @@ import { type Asker, assertNotAsking, describeAsker } from "./question.ts";
 import type { PolicyGate } from "../policy/mod.ts";
 import type { PaneEnds } from "../watch/mod.ts";
 import { drained, watchEnd } from "./pane_end_wait.ts";
+import { endBeforeGoodbye } from "./goodbye.ts";
 
 export { type Typed, wakeOn };
 
@@ -130,7 +131,8 @@ export class Executor {
         return { ...out, outcome: ended, exitCode: scanner.end!.status, timedOut: false, durationMs, ...shellExited };
       }
       if (outcome === "shell_gone") {
-        const out = output(scanner.startEnd ?? typed.received, typed.received);
+        const start = scanner.startEnd ?? typed.received;
+        const out = output(start, endBeforeGoodbye(typed, start, typed.received));
         // The shell's own exit status is the pane's (an `exit 3` typed into it).
         const exitCode = await deadPaneStatus(this.tmux, pane.paneId);
         return { ...out, outcome: "shell_exited", exitCode, timedOut: false, durationMs, shellExited: true };

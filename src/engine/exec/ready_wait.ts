@@ -7,6 +7,7 @@ import { type Typed, wakeOn } from "./typed.ts";
 import { InputProbe } from "./input_probe.ts";
 import type { PaneEnds } from "../watch/mod.ts";
 import { drained, type EndWatch, watchEnd } from "./pane_end_wait.ts";
+import { endBeforeGoodbye } from "./goodbye.ts";
 
 export type ReadyOutcome = "ready" | "exited" | "timeout" | "input";
 
@@ -86,7 +87,9 @@ async function follow(
       return {
         outcome: "exited",
         exitCode: ended.end?.kind === "exited" ? ended.end.exitCode : await deadPaneStatus(deps.tmux, pane.paneId),
-        lastLines: typed.scanner.startEnd === null ? [] : tail(typed.received),
+        lastLines: typed.scanner.startEnd === null
+          ? []
+          : tail(endBeforeGoodbye(typed, typed.scanner.startEnd, typed.received)),
         paneExit: { signal: ended.end?.kind === "exited" ? ended.end.signal : null },
         elapsedMs: elapsed(),
       };
