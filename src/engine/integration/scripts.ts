@@ -92,8 +92,18 @@ if [[ -n $TMUXWRIGHT_SHELL_MARKS ]]; then
     (( ++__tw_c ))
     # PROMPT_SP's mark is printed before precmd runs: it carries the end mark first.
     PROMPT_EOL_MARK="%{"$'\\e'"]6973;$__tw_n;E;$__tw_c;%?"$'\\a'"%}$__tw_eol"
-    precmd_functions=(__tw_precmd \${precmd_functions:#__tw_(precmd|post)} __tw_post)
+    __tw_first
     builtin print -rn -- $'\\e'"]6973;$__tw_n;S;$__tw_c"$'\\a'
+  }
+  # Our precmd first, __tw_post last. A function named precmd would run before the array: it
+  # becomes the array's first entry after ours.
+  __tw_first() {
+    if (( \${+functions[precmd]} )); then
+      functions[__tw_user_precmd]=$functions[precmd]
+      unfunction precmd
+      precmd_functions=(__tw_user_precmd \${precmd_functions:#__tw_user_precmd})
+    fi
+    precmd_functions=(__tw_precmd \${precmd_functions:#__tw_(precmd|post)} __tw_post)
   }
   __tw_precmd() {
     local s=$?
@@ -107,7 +117,7 @@ if [[ -n $TMUXWRIGHT_SHELL_MARKS ]]; then
     unsetopt BANG_HIST CORRECT CORRECT_ALL
   }
   zle_highlight=(\${zle_highlight:#paste:*} paste:none) # drawn once, as typed (no redraw to highlight it)
-  precmd_functions=(__tw_precmd $precmd_functions __tw_post)
+  __tw_first
   preexec_functions+=(__tw_preexec)
   for __tw_m in emacs viins vicmd; do bindkey -M $__tw_m '\\e[6973~' accept-line; done
   unset __tw_m
@@ -129,6 +139,12 @@ if set -q TMUXWRIGHT_SHELL_MARKS
         set -l s $status
         printf '\\e]6973;%s;E;%s;%s\\a' $__tw_n $__tw_c $s
     end
+    # Handlers run in the order they were defined: the user's own fish_postexec handlers are
+    # defined again (from their own text), after ours, so none runs before the end mark.
+    for __tw_h in (functions --handlers-type generic | string match -r '^fish_postexec \\S+$' | string split -f2 ' ')
+        test $__tw_h = __tw_postexec; or functions $__tw_h | source
+    end
+    set -e __tw_h
     if functions -q fish_prompt
         functions -c fish_prompt __tw_user_prompt
     else
