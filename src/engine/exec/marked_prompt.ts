@@ -11,8 +11,15 @@ export const LOOK_BACK = 4096;
 /** After an end mark, how long the prompt may take to be drawn (a slow prompt theme). */
 const PROMPT_DRAW_MS = 3_000;
 const DEAD_CHECK_MS = 250;
-/** While no mark has come, how often the OS is asked whether the shell already waits at its prompt. */
+/**
+ * While no mark has come, how often the OS is asked whether the shell already waits at its prompt:
+ * first after 60 ms, then less and less often up to every 400 ms while the answer is no (each look
+ * is a few processes, which compete for CPU with the start-up files they wait for: a heavy shell's
+ * first command came ~50 ms later with a look every 60 ms); a first yes is confirmed 60 ms later.
+ */
 const PROMPT_CHECK_MS = 60;
+const PROMPT_CHECK_MAX_MS = 400;
+const PROMPT_CHECK_GROWTH = 1.5;
 
 /**
  * `ready`: the integrated shell waits at its prompt. `busy`: something else has the terminal (a
@@ -62,13 +69,15 @@ export async function markedPrompt(
   // Consecutive answers "at its prompt" with no mark: the second one is taken (a mark printed just
   // before the first look has had a whole interval to reach the log).
   let atPromptSeen = 0;
+  const firstCheck = options.checkMs ?? PROMPT_CHECK_MS;
+  let checkMs = firstCheck;
   for (;;) {
     const state = last === null ? null : judge(last);
     if (state !== null) return { state, last };
     const now = performance.now();
     if (now >= deadline) return { state: last === null ? "unmarked" : "busy", last };
     options.signal?.throwIfAborted();
-    const pause = last === null && options.atPrompt ? options.checkMs ?? PROMPT_CHECK_MS : DEAD_CHECK_MS;
+    const pause = last === null && options.atPrompt ? checkMs : DEAD_CHECK_MS;
     await wakeOn(stream.changed(), Math.min(pause, deadline - now), options.signal);
     last = reader.last ?? last;
     if (last !== null) continue;
@@ -84,6 +93,9 @@ export async function markedPrompt(
     if (answer === "dead") return { state: "busy", last };
     atPromptSeen = answer === true ? atPromptSeen + 1 : 0;
     if (atPromptSeen >= 2) return { state: "unmarked", last };
+    checkMs = atPromptSeen > 0
+      ? firstCheck
+      : Math.max(firstCheck, Math.min(checkMs * PROMPT_CHECK_GROWTH, PROMPT_CHECK_MAX_MS));
   }
 }
 
