@@ -4,7 +4,8 @@
  */
 import type { Rng } from "./rng.ts";
 import type { Fleet } from "./fleet.ts";
-import { type Ledger, SLACK_MS } from "./checks.ts";
+import type { Ledger } from "./checks.ts";
+import { callDeadline } from "../../src/mcp/deadlines.ts";
 import type { LeakWatch } from "./leaks.ts";
 import { type Answer, Session } from "./session.ts";
 import { jsStack, processTree } from "./diagnose.ts";
@@ -62,13 +63,17 @@ export class Actor {
     this.session = this.via === "http" ? await Session.http(this.fleet) : await Session.stdio(this.fleet);
   }
 
-  /** One call: timed, recorded, and checked for what every answer must be. */
-  async call(tool: string, args: Record<string, unknown>, budgetMs: number, signal?: AbortSignal): Promise<Answer> {
+  /**
+   * One call: timed, recorded, and checked for what every answer must be (in time: by the call's
+   * deadline, from src/mcp/deadlines.ts; `limitMs` is where the client itself gives up, beyond it).
+   */
+  async call(tool: string, args: Record<string, unknown>, limitMs: number, signal?: AbortSignal): Promise<Answer> {
     const session = this.session;
     if (!session) return { kind: "transport", text: "the session is gone", ms: 0 };
     const from = performance.now();
-    const answer = await session.call(tool, args, budgetMs + SLACK_MS + 5_000, signal);
-    this.ledger.record(this.name, tool, budgetMs, answer, from);
+    const { answerByMs } = callDeadline(tool, args);
+    const answer = await session.call(tool, args, Math.max(limitMs, answerByMs) + 10_000, signal);
+    this.ledger.record(this.name, tool, answerByMs, answer, from);
     if (answer.kind === "transport" && session.stdio && !this.excused(from)) {
       // A stdio server that stopped answering: what it waits on, seen from outside, before it is killed.
       const tree = await processTree(session.stdio.pid).catch((e) => [String(e)]);

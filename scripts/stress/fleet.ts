@@ -16,7 +16,13 @@ export class Fleet {
   generation = 0;
   readonly port = freePort();
 
-  constructor(readonly dir: string, readonly lab: SshLab | null, readonly idleMs: number) {}
+  constructor(
+    readonly dir: string,
+    readonly lab: SshLab | null,
+    readonly idleMs: number,
+    /** The shells' home (their start-up files) and the user's shell: `--home` heavy or root, else the test home. */
+    readonly shell: { home?: string; program?: string } = {},
+  ) {}
 
   get socket(): string {
     return `${this.dir}/s`;
@@ -37,6 +43,8 @@ export class Fleet {
 
   env(): Record<string, string> {
     const extra: Record<string, string> = { TMUXWRIGHT_MCP_IDLE_MS: String(this.idleMs) };
+    if (this.shell.home) extra.HOME = this.shell.home;
+    if (this.shell.program) extra.SHELL = this.shell.program;
     if (this.lab) {
       extra.TMUXWRIGHT_HOSTS = "alpha=alpha";
       extra.TMUXWRIGHT_SSH_CONFIG = this.lab.configFile;

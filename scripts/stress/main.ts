@@ -6,6 +6,10 @@
  *
  *   deno task stress [--seed N] [--seconds S] [--http N] [--stdio N] [--faults all|gentle|none]
  *                    [--lab auto|off] [--sample SECONDS] [--idle-ms MS] [--known TEXT]... [--inspect PORT]
+ *                    [--home light|heavy|root]
+ *
+ * `--home heavy`: the shells start from tests/helpers/heavy_shell.ts's start-up files (0.5 s of CPU,
+ * a 20 ms prompt hook) as bash; `root`: from this user's own home (their real rc files).
  */
 import { parseArgs } from "node:util";
 import { Ledger, percentile } from "./checks.ts";
@@ -18,6 +22,7 @@ import { type FaultMode, injectFaults } from "./faults.ts";
 import { finalChecks } from "./final.ts";
 import { formatSample, medians, type Sample, sample, SAMPLE_HEADER } from "./sampler.ts";
 import { SshLab } from "../../tests/helpers/sshd.ts";
+import { heavyHome } from "../../tests/helpers/heavy_shell.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -32,12 +37,13 @@ const { values } = parseArgs({
     "idle-ms": { type: "string", default: "15000" },
     known: { type: "string", multiple: true, default: [] },
     inspect: { type: "string" },
+    home: { type: "string", default: "light" },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 1e9) : Number(values.seed);
 const seconds = Number(values.seconds);
 const rerun = `deno task stress --seed ${seed} --seconds ${seconds} --http ${values.http} --stdio ${values.stdio} ` +
-  `--faults ${values.faults}`;
+  `--faults ${values.faults} --home ${values.home}`;
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 const lab = values.lab === "off" ? null : await SshLab.start().catch((e) => {
@@ -45,14 +51,15 @@ const lab = values.lab === "off" ? null : await SshLab.start().catch((e) => {
   return null;
 });
 const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twstress" });
-const fleet = new Fleet(dir, lab, Number(values["idle-ms"]));
+const home = values.home === "heavy" ? await heavyHome() : values.home === "root" ? Deno.env.get("HOME") : undefined;
+const fleet = new Fleet(dir, lab, Number(values["idle-ms"]), home ? { home, program: "/bin/bash" } : {});
 const ledger = new Ledger(seed);
 ledger.known = values.known as string[];
 const leaks = new LeakWatch(fleet, ledger);
 const rng = new Rng(seed);
 log(
   `stress seed ${seed}: ${seconds} s, ${values.http} HTTP + ${values.stdio} stdio sessions, faults ${values.faults}, ` +
-    `lab ${lab ? "alpha" : "off"}, state ${dir}`,
+    `lab ${lab ? "alpha" : "off"}, shells from the ${values.home} home, state ${dir}`,
 );
 
 // --inspect PORT: the HTTP server's V8 inspector on 127.0.0.1:PORT (heap figures, forced GC, snapshots).
@@ -121,6 +128,7 @@ if (!failed) {
   console.log(`\nserver stderr (last 20 lines):\n${fleet.stderr.slice(-20).join("\n")}`);
 }
 await lab?.close();
+if (values.home === "heavy" && home) await Deno.remove(home, { recursive: true }).catch(() => {});
 console.log(
   failed
     ? `\nFAIL seed ${seed}: ${ledger.violations.length} violation(s); state kept in ${dir}; rerun: ${rerun}`

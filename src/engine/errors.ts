@@ -22,6 +22,7 @@ export type ErrorCode =
   | "HOST_KEY_UNKNOWN"
   | "HOST_KEY_CHANGED"
   | "CANCELLED"
+  | "TIMEOUT"
   | "POLICY_DENIED"
   | "POLICY_DECLINED"
   | "POLICY_ASK_UNAVAILABLE"
@@ -50,6 +51,7 @@ export const ERROR_CODES: Record<ErrorCode, string> = {
   HOST_KEY_CHANGED:
     "the host's key differs from the known one; ssh refused to connect (the message says what to check)",
   CANCELLED: "the client cancelled the request",
+  TIMEOUT: "a step did not end by the call's deadline (timeout_ms + 1 s, or the tool's bound); the message names it",
   POLICY_DENIED:
     "a deny rule of the command policy (--policy), or its default, refuses the command; the message names the rule",
   POLICY_DECLINED: "the command policy asked the person, who refused (or cancelled) the command",
@@ -66,9 +68,40 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * The reason a call's signal aborts when its deadline comes (src/mcp/deadlines.ts), as opposed to
+ * the client cancelling it: each wait that ends on it says which step was slow (`stoppedBy`).
+ */
+export class DeadlineReached extends Error {
+  constructor(readonly answerByMs: number) {
+    super(`the call's deadline (${answerByMs} ms) came`);
+    this.name = "DeadlineReached";
+  }
+}
+
+/** Whether the signal fired because the call's deadline came (not a cancellation by the client). */
+export function deadlineCame(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && signal.reason instanceof DeadlineReached;
+}
+
+/**
+ * The error of a wait that its call's signal ended: TIMEOUT naming `step` (what was slow, e.g.
+ * "waiting for the shell in pane %3 to start") when the deadline came, else CANCELLED.
+ */
+export function stoppedBy(signal: AbortSignal | undefined, step: string, hint?: string): ToolError {
+  if (deadlineCame(signal)) {
+    const { answerByMs } = signal!.reason as DeadlineReached;
+    return new ToolError("TIMEOUT", `Cannot finish the call within its deadline (${answerByMs} ms): ${step}`, hint);
+  }
+  return new ToolError("CANCELLED", `The call was cancelled while ${step}`);
+}
+
 /** Maps anything thrown by a handler to a ToolError; unexpected errors keep their stack for stderr. */
 export function toToolError(error: unknown): ToolError {
   if (error instanceof ToolError) return error;
+  if (error instanceof DeadlineReached) {
+    return new ToolError("TIMEOUT", `Cannot finish the call: ${error.message} while it waited`);
+  }
   if (error instanceof HostError) return hostToolError(error);
   if (error instanceof TmuxError) {
     switch (error.kind) {

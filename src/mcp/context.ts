@@ -22,6 +22,8 @@ export class ToolContext {
     private readonly sendProgress: (progress: number, total?: number, message?: string) => Promise<void>,
     /** The connection the call came from: tags the events the call causes (channel pushes). */
     readonly origin?: string,
+    /** When the call came in (performance.now()): a timeout_ms counts from here. */
+    readonly startedAt: number = performance.now(),
   ) {}
 
   get tmux(): TmuxServer {

@@ -21,6 +21,7 @@ import { ImageResult } from "./results.ts";
 import { appOnHost, hostPaneId, routeHost, tagResult, whileLinked } from "./hosts.ts";
 import { FAN_OUT } from "./fan_out.ts";
 import { askThrough } from "./ask.ts";
+import { type CallDeadline, callDeadline, startDeadline } from "./deadlines.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
 // Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
@@ -121,13 +122,19 @@ async function callTool(
   const started = performance.now();
   const token = extra._meta?.progressToken;
   const contextOn = (host: string, signal = extra.signal) =>
-    new ToolContext(appOnHost(app, host), signal, async (progress, total, message) => {
-      if (token === undefined) return;
-      await extra.sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token, progress, total, message },
-      });
-    }, context.origin);
+    new ToolContext(
+      appOnHost(app, host),
+      signal,
+      async (progress, total, message) => {
+        if (token === undefined) return;
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress, total, message },
+        });
+      },
+      context.origin,
+      started,
+    );
   let ctx = contextOn("local");
   let host = "local";
   let result: CallToolResult;
@@ -146,16 +153,32 @@ async function callTool(
     host = route.host;
     const parsed = schema.safeParse(route.args);
     if (!parsed.success) throw invalidArguments(name, parsed.error);
-    if (route.unrouted && app.hosts.hasRemote && FAN_OUT.has(tool.name)) {
-      const data = parsed.data as Record<string, unknown>;
-      const runOn = (on: string, override = {}) => tool.handler({ ...data, ...override } as never, contextOn(on));
-      result = okResult(await FAN_OUT.get(tool.name)!(app, runOn, data));
-    } else {
-      const value = await whileLinked(app, host, extra.signal, (signal) => {
-        ctx = contextOn(host, signal);
-        return tool.handler(parsed.data as never, ctx);
+    const data = parsed.data as Record<string, unknown>;
+    const deadline = callDeadline(tool.name, data);
+    const timer = startDeadline(deadline, extra.signal);
+    try {
+      const work = (async () => {
+        if (route.unrouted && app.hosts.hasRemote && FAN_OUT.has(tool.name)) {
+          const runOn = (on: string, override = {}) =>
+            tool.handler({ ...data, ...override } as never, contextOn(on, timer.signal));
+          return okResult(await FAN_OUT.get(tool.name)!(app, runOn, data));
+        }
+        const value = await whileLinked(app, host, timer.signal, (signal) => {
+          ctx = contextOn(host, signal);
+          return tool.handler(parsed.data as never, ctx);
+        });
+        return okResult(app.hosts.hasRemote ? tagResult(value, host) : value);
+      })();
+      // Answered at the deadline whatever still runs; a late end of the work is only logged.
+      const late = timer.due.then(() => {
+        work.catch((error) => {
+          if (toToolError(error).code === "INTERNAL") console.error(`[tmuxwright] ${name} failed late:`, error);
+        });
+        throw lateError(app, host, name, deadline);
       });
-      result = okResult(app.hosts.hasRemote ? tagResult(value, host) : value);
+      result = await Promise.race([work, late]);
+    } finally {
+      timer.stop();
     }
   } catch (thrown) {
     const error = toToolError(thrown);
@@ -182,6 +205,25 @@ async function callTool(
     outputBytes: outcome === "denied" ? 0 : sent,
   });
   return result;
+}
+
+/**
+ * A call still running when its answer is due: what is known of the slow step. A wait that ended
+ * on the deadline names its own step (stoppedBy); this is for a step that did not end.
+ */
+function lateError(app: App, host: string, tool: string, deadline: CallDeadline): ToolError {
+  const tmux = appOnHost(app, host).tmux;
+  const unanswered = tmux.unansweredMs;
+  const where = host === "local" ? "tmux" : `tmux on host ${host}`;
+  const step = unanswered >= 1_000
+    ? `${where} has left a command unanswered for ${Math.round(unanswered)} ms`
+    : "its steps were still running (a loaded machine: tmux, the shell or this server is slow to get CPU)";
+  const bound = deadline.from === "timeout_ms" ? "timeout_ms + 1 s" : `the bound of ${tool}`;
+  return new ToolError(
+    "TIMEOUT",
+    `Cannot answer ${tool} within its deadline (${deadline.answerByMs} ms, ${bound}): ${step}; what it started goes on`,
+    "Retry the call; list_panes shows the panes it may have made.",
+  );
 }
 
 /** One line per problem, naming the argument; the values themselves are scrubbed later. */

@@ -16,6 +16,17 @@ export function paneIds(pane: PaneInfo): Record<string, unknown> {
   return { pane_id: pane.paneId, window_id: pane.windowId, session_id: pane.sessionId, name: pane.name };
 }
 
+/** For the reference: the field of a new pane returned at the call's deadline, before its program started. */
+export const RESULT_STARTING = {
+  starting: "true when the call's deadline came before the pane's program was seen started (a loaded machine): " +
+    "the pane is there and starts on its own; execute_command waits for its shell",
+};
+
+/** `starting: true` for a pane its call's deadline returned before its program started; nothing otherwise. */
+export function startingField(starting: true | undefined): Record<string, unknown> {
+  return starting ? { starting: true } : {};
+}
+
 /** One pane as list_panes and the pane resources show it. */
 export function paneSummary(app: App, pane: PaneInfo): Record<string, unknown> {
   const other = app.workspace.otherWorkspace(pane);

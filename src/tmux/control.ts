@@ -103,6 +103,11 @@ export class ControlClient {
     this.closed = this.#read(parser);
   }
 
+  /** How long the oldest command sent has waited for its reply (0: none waits). */
+  get unansweredMs(): number {
+    return this.#pending.length === 0 ? 0 : performance.now() - this.#pending[0].sentAt;
+  }
+
   /**
    * Spawns `tmux -C attach -t =SESSION` and resolves once tmux has attached. `socketArgs` selects
    * the server (`-L name` / `-S path`).

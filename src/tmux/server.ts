@@ -71,6 +71,11 @@ export class TmuxServer {
   }
 
   /** Whether the control connection is open now (a remote link: up). */
+  /** How long tmux has left the oldest command on the control connection unanswered (0: none waits). */
+  get unansweredMs(): number {
+    return this.#client?.unansweredMs ?? 0;
+  }
+
   get connected(): boolean {
     return this.#client?.isOpen ?? false;
   }

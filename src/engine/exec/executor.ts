@@ -4,7 +4,7 @@ import { type Budget, outputBudget, type OutputSpool } from "../output/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
 import { type BudgetedOutput, budgetedOutput } from "./budgeted.ts";
 import type { PaneInfo } from "../panes/mod.ts";
-import { ToolError } from "../errors.ts";
+import { deadlineCame, stoppedBy, ToolError } from "../errors.ts";
 import { PaneLocks } from "./pane_locks.ts";
 import { MarkerScanner, newMarkerId, quoteFor, statusProbeLine } from "./markers.ts";
 import type { ShellKind } from "./prompt.ts";
@@ -23,6 +23,11 @@ export { type Typed, wakeOn };
 
 export interface ExecOptions {
   timeoutMs: number;
+  /**
+   * When the call began (performance.now()): the timeout counts from there, so a wait for the
+   * pane's turn or its shell's prompt is part of it (default: when the command is typed).
+   */
+  startedAt?: number;
   cwd?: string;
   signal?: AbortSignal;
   /** The pane was just created: wait for its shell's first prompt. */
@@ -49,6 +54,8 @@ export interface ExecResult extends BudgetedOutput {
 }
 
 const INTERRUPT_GRACE_MS = 2000;
+/** After the timeout, the shell's return is awaited this long before answering (the answer is due 1 s after it). */
+const SETTLE_GRACE_MS = 500;
 const TICK_MS = 250;
 /** A question holds this long (two answers, no output between): a brief read of the terminal is not one. */
 const QUESTION_HOLD_MS = 500;
@@ -83,24 +90,53 @@ export class Executor {
   async execute(pane: PaneInfo, command: string, options: ExecOptions): Promise<ExecResult> {
     await this.gate?.check({ command, pane: pane.paneId, host: this.tmux.host });
     const release = await this.locks.acquire(pane.paneId, options.signal).catch(() => {
-      throw cancelled();
+      throw stoppedBy(options.signal, `waiting for the call before it on pane ${pane.paneId} to end`);
     });
     const lock = { keep: false, release };
     try {
       const asked = this.#asked.get(pane.paneId);
       if (asked && (asked !== this.jobs.current(pane.paneId) || asked.exit !== null)) this.#asked.delete(pane.paneId);
       else if (asked && this.proc) await assertNotAsking(this.proc, pane);
-      let prepared = await this.typist.prepare(pane, "run a command in", options.signal, options.fresh);
+      let prepared = await this.prepareWithin(pane, "run the command", options);
       if (prepared.marks !== null && options.cwd !== undefined) {
         // Typed as a person would: `cd` first (its error is the answer), then the command.
         const cd = await this.#run(prepared, `cd ${quoteFor(prepared.shell.kind, options.cwd)}`, {}, options, lock);
         if (cd.exitCode !== 0 || cd.timedOut) return cd;
-        prepared = await this.typist.prepare(pane, "run a command in", options.signal);
+        prepared = await this.prepareWithin(pane, "run the command", { ...options, fresh: false });
       }
       const cwd = prepared.marks === null ? options.cwd : undefined;
       return await this.#run(prepared, command, { cwd }, options, lock);
     } finally {
       if (!lock.keep) release();
+    }
+  }
+
+  /**
+   * Waits for the pane's shell at its prompt, until the call's timeout: a shell still starting
+   * then is TIMEOUT naming it (nothing was typed), not an error of the pane.
+   */
+  async prepareWithin(
+    pane: PaneInfo,
+    what: string,
+    options: Pick<ExecOptions, "timeoutMs" | "startedAt" | "signal" | "fresh">,
+  ): Promise<Prepared> {
+    const until = (options.startedAt ?? performance.now()) + options.timeoutMs;
+    const timeout = AbortSignal.timeout(Math.max(0, until - performance.now()));
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    try {
+      return await this.typist.prepare(pane, `${what} in`, signal, options.fresh);
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      if (options.signal?.aborted) throw stoppedBy(options.signal, `waiting for the shell in pane ${pane.paneId}`);
+      const state = options.fresh
+        ? "still starting (its start-up files run)"
+        : "not at its prompt yet (its start-up files or prompt hooks still run, or a program has the terminal)";
+      throw new ToolError(
+        "TIMEOUT",
+        `Cannot ${what} within timeout_ms (${options.timeoutMs} ms): the shell in pane ${pane.paneId} was ` +
+          `${state}; nothing was typed`,
+        `Call again with pane_id "${pane.paneId}" (a larger timeout_ms gives it more time).`,
+      );
     }
   }
 
@@ -114,12 +150,13 @@ export class Executor {
   ): Promise<ExecResult> {
     const { pane } = prepared;
     const started = performance.now(); // from before typing: the command runs as soon as its line is read
+    const callStarted = options.startedAt ?? started;
     const typed = await this.type(prepared, command, typing);
     const probe = this.proc
       ? new InputProbe(this.proc, typed, pane, { holdMs: QUESTION_HOLD_MS, shellReads: true })
       : null;
     try {
-      const outcome = await this.#await(pane, typed, started, options, probe);
+      const outcome = await this.#await(pane, typed, started, callStarted + options.timeoutMs, options, probe);
       const durationMs = Math.round(performance.now() - started);
       const { scanner } = typed;
       const output = (start: number, end: number) =>
@@ -152,7 +189,16 @@ export class Executor {
         this.#settle(pane, typed).finally(lock.release);
         throw cancelled();
       }
-      const interrupted = await this.#settle(pane, typed);
+      // Within the call's grace after its timeout: a shell that takes longer keeps the pane's turn until it is back.
+      const settleBy = Math.min(
+        performance.now() + INTERRUPT_GRACE_MS,
+        callStarted + options.timeoutMs + SETTLE_GRACE_MS,
+      );
+      const interrupted = await this.#settle(pane, typed, settleBy);
+      if (!interrupted && !typed.scanner.end && settleBy < performance.now() + 1) {
+        lock.keep = true;
+        this.#settle(pane, typed).finally(lock.release);
+      }
       const out = output(scanner.startEnd ?? cutAt, scanner.end?.offset ?? cutAt);
       const exitCode = scanner.end?.status ?? null;
       return { ...out, outcome: "timeout", exitCode, timedOut: true, durationMs, interrupted };
@@ -178,12 +224,13 @@ export class Executor {
     pane: PaneInfo,
     typed: Typed,
     started: number,
+    deadline: number,
     options: ExecOptions,
     probe: InputProbe | null,
   ): Promise<"done" | "timeout" | "aborted" | "shell_gone" | "input"> {
     const ended = watchEnd(this.ends, pane);
     try {
-      return await this.#follow(pane, typed, started, options, ended, probe);
+      return await this.#follow(pane, typed, started, deadline, options, ended, probe);
     } finally {
       ended.stop();
     }
@@ -193,11 +240,11 @@ export class Executor {
     pane: PaneInfo,
     typed: Typed,
     started: number,
+    deadline: number,
     options: ExecOptions,
     ended: ReturnType<typeof watchEnd>,
     probe: InputProbe | null,
   ): Promise<"done" | "timeout" | "aborted" | "shell_gone" | "input"> {
-    const deadline = started + options.timeoutMs;
     let nextProgress = started + 1000;
     let nextTick = started + TICK_MS;
     // Whether the shell itself ended, asked aside every TICK_MS: an end mark never waits for the answer.
@@ -205,7 +252,7 @@ export class Executor {
     let gone = false;
     for (;;) {
       if (typed.scanner.end) return "done";
-      if (options.signal?.aborted) return "aborted";
+      if (options.signal?.aborted) return deadlineCame(options.signal) ? "timeout" : "aborted";
       if (gone) return "shell_gone";
       if (ended.end) {
         // The pane was removed or tmux ended: PANE_GONE / TMUX_UNAVAILABLE. Its shell exited: as `exit` does.
@@ -239,8 +286,7 @@ export class Executor {
    * After Ctrl-C: waits for the end marker or the shell's prompt; false if the command kept running
    * (the job table goes on following it). Back at the prompt without a marker, the status is lost.
    */
-  async #settle(pane: PaneInfo, typed: Typed): Promise<boolean> {
-    const deadline = performance.now() + INTERRUPT_GRACE_MS;
+  async #settle(pane: PaneInfo, typed: Typed, deadline = performance.now() + INTERRUPT_GRACE_MS): Promise<boolean> {
     while (performance.now() < deadline) {
       if (typed.scanner.end) return true;
       const state = await foreground(this.tmux, pane.paneId);

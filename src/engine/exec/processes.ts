@@ -8,6 +8,7 @@ import { deliverSignal, type Signal } from "./signals.ts";
 import { deadPaneStatus, foreground, type ForegroundState, shellKind } from "./shell.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { Job } from "./jobs.ts";
+import { stoppedBy } from "../errors.ts";
 import type { ServerEvents } from "../events/mod.ts";
 
 export { SIGNALS } from "./signals.ts";
@@ -78,6 +79,8 @@ export class ProcessManager {
       name?: string;
       ready?: LineTest;
       timeoutMs: number;
+      /** When the call began: the timeout counts from there (making the pane and its shell's start are part of it). */
+      startedAt?: number;
       signal?: AbortSignal;
       onProgress?: (elapsedMs: number) => void;
       /** The connection that asked, for the trigger events of this process. */
@@ -85,16 +88,19 @@ export class ProcessManager {
     },
   ): Promise<StartResult> {
     await this.executor.gate?.check({ command, pane: options.pane?.paneId ?? null, host: workspace.tmux.host });
-    const pane = options.pane ?? (await workspace.createPane({ name: options.name })).pane;
-    const release = await this.executor.locks.acquire(pane.paneId, options.signal);
+    const startedAt = options.startedAt ?? performance.now();
+    const pane = options.pane ?? (await workspace.createPane({ name: options.name, signal: options.signal })).pane;
+    const release = await this.executor.locks.acquire(pane.paneId, options.signal).catch(() => {
+      throw stoppedBy(options.signal, `waiting for the call before it on pane ${pane.paneId} to end`);
+    });
     let typed: Typed;
     try {
-      const prepared = await this.executor.prepare(
-        pane,
-        "start a process in",
-        options.signal,
-        options.pane === undefined,
-      );
+      const prepared = await this.executor.prepareWithin(pane, "start the process", {
+        timeoutMs: options.timeoutMs,
+        startedAt,
+        signal: options.signal,
+        fresh: options.pane === undefined,
+      });
       typed = await this.executor.type(prepared, command, { keepBytes: PROCESS_KEEP_BYTES });
     } finally {
       release();
@@ -109,7 +115,8 @@ export class ProcessManager {
     void this.#reportOnExit(running);
     if (!options.ready) return { pane, outcome: "started", elapsedMs: 0 };
     const deps = { tmux: this.tmux, proc: this.proc, ends: this.executor.ends };
-    const result = { pane, ...await awaitReady(deps, typed, pane, options.ready, options) };
+    const timeoutMs = Math.max(0, startedAt + options.timeoutMs - performance.now()); // what is left of it
+    const result = { pane, ...await awaitReady(deps, typed, pane, options.ready, { ...options, timeoutMs }) };
     if (result.outcome === "ready") this.#report(running, "ready", result.matchedLine ?? "", null);
     if (result.outcome === "input") this.#report(running, "input", result.lastLines?.at(-1) ?? "", null);
     if (result.outcome === "exited") this.#reportExit(running, result.exitCode ?? null);

@@ -1,6 +1,6 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
-import type { PaneInfo, Workspace } from "../panes/mod.ts";
+import type { CreatedPane, Workspace } from "../panes/mod.ts";
 import { listSessions, type SessionInfo } from "./model.ts";
 
 export interface NewSession {
@@ -8,18 +8,24 @@ export interface NewSession {
   windowName?: string;
   command?: string;
   cwd?: string;
+  /** The call's deadline: the pane comes back `starting` when it fires before its program started. */
+  signal?: AbortSignal;
 }
 
 /** A new session whose first pane is owned (logged from its first byte, removed when this server exits). */
-export async function createSession(tmux: TmuxServer, workspace: Workspace, options: NewSession): Promise<PaneInfo> {
+export async function createSession(
+  tmux: TmuxServer,
+  workspace: Workspace,
+  options: NewSession,
+): Promise<CreatedPane> {
   if (options.name !== undefined) await assertSessionNameFree(tmux, workspace, options.name);
-  const { pane } = await workspace.createPane({
+  return await workspace.createPane({
     newSession: { name: options.name },
     windowName: options.windowName,
     command: options.command,
     cwd: options.cwd,
+    signal: options.signal,
   });
-  return pane;
 }
 
 /** Guarded: tmux 3.3a crashes when a session closes while a control client attaches (see SessionGuard). */

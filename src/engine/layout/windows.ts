@@ -1,5 +1,5 @@
 import type { TmuxServer } from "../../tmux/server.ts";
-import type { PaneInfo, Workspace } from "../panes/mod.ts";
+import type { CreatedPane, Workspace } from "../panes/mod.ts";
 import type { SessionInfo, WindowInfo } from "./model.ts";
 
 export const LAYOUTS = ["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"] as const;
@@ -12,18 +12,20 @@ export interface NewWindow {
   name?: string;
   command?: string;
   cwd?: string;
+  /** The call's deadline: the pane comes back `starting` when it fires before its program started. */
+  signal?: AbortSignal;
 }
 
 /** A new window whose pane is owned (logged from its first byte, removed when this server exits). */
-export async function createWindow(workspace: Workspace, options: NewWindow): Promise<PaneInfo> {
+export function createWindow(workspace: Workspace, options: NewWindow): Promise<CreatedPane> {
   const session = options.session?.sessionId;
-  const { pane } = await workspace.createPane({
+  return workspace.createPane({
     windowIn: session === undefined ? undefined : `${session}:${options.index ?? ""}`,
     windowName: options.name,
     command: options.command,
     cwd: options.cwd,
+    signal: options.signal,
   });
-  return pane;
 }
 
 /** Guarded like kill-session: a session's last window takes the session with it. */

@@ -1,6 +1,19 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 
+/** Resolves after `ms`, or at once when `signal` fires. */
+function wakeOn(signal: AbortSignal | undefined, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
 /**
  * The start-up gate holds an owned pane's program until its log pipe and options are set, so not
  * one byte is missed. It waits on a tmux *lock* (`wait-for -L`), not a signal: the server locks
@@ -43,14 +56,16 @@ export async function releaseGate(tmux: TmuxServer, channel: string): Promise<vo
 /**
  * Waits until the pane's program has started (the gate's mark, or the pane already dead); unlocks
  * again on the way in case the first unlock was lost with its connection. A pane that never
- * starts is killed and the create fails with PANE_NOT_STARTED.
+ * starts is killed and the create fails with PANE_NOT_STARTED. False when `signal` (the call's
+ * deadline) fired first: the gate is unlocked and the program starts on its own time.
  */
 export async function confirmStarted(
   tmux: TmuxServer,
   paneId: string,
   channel: string,
   timing: { deadlineMs: number; retryAtMs: readonly number[] } = GATE_TIMING,
-): Promise<void> {
+  signal?: AbortSignal,
+): Promise<boolean> {
   const start = performance.now();
   const retries = [...timing.retryAtMs];
   let pause = 2;
@@ -58,16 +73,17 @@ export async function confirmStarted(
     const format = `#{${STARTED_OPTION}}\x1f#{pane_dead}\x1f#{pane_current_command}`;
     const [line] = await tmux.run("display-message", "-p", "-t", paneId, format);
     const [mark, dead, command] = (line ?? "").split("\x1f");
-    if (mark === "1" || dead === "1") return;
+    if (mark === "1" || dead === "1") return true;
     // The gate's own tmux failed at once (no tmux on the call's PATH): the program runs unmarked.
-    if (performance.now() - start >= timing.retryAtMs[0] && !GATE_COMMANDS.has(command)) return;
+    if (performance.now() - start >= timing.retryAtMs[0] && !GATE_COMMANDS.has(command)) return true;
+    if (signal?.aborted) return false;
     const waited = performance.now() - start;
     if (waited >= timing.deadlineMs) break;
     if (retries.length > 0 && waited >= retries[0]) {
       retries.shift();
       await releaseGate(tmux, channel).catch(() => {});
     }
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    await wakeOn(signal, pause);
     pause = Math.min(pause * 2, 100);
   }
   await tmux.run("kill-pane", "-t", paneId).catch(() => {}); // it would hold a shell that never runs for nobody

@@ -2,7 +2,7 @@ import type { Config } from "../../config.ts";
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
-import { ToolError } from "../errors.ts";
+import { stoppedBy, ToolError } from "../errors.ts";
 import type { RemoteLogs } from "../output/mod.ts";
 import type { PolicyGate } from "../policy/mod.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
@@ -15,7 +15,8 @@ import { stopForeignLogs } from "./pane_logs.ts";
 import { RecentPanes } from "./recent_panes.ts";
 import { encodeMarks, type Launch, type ShellIntegration } from "../integration/mod.ts";
 import { paneEnvironment } from "./pane_env.ts";
-import { confirmStarted, GATE_SCRIPT, gateChannel, lockCommand, releaseGate } from "./gate.ts";
+import { confirmStarted, GATE_SCRIPT, GATE_TIMING, gateChannel, lockCommand, releaseGate } from "./gate.ts";
+import { withinDeadline } from "./pane_deadline.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -36,6 +37,15 @@ export interface CreatePaneOptions {
   newSession?: { name?: string };
   /** Run exactly this program (no shell), instead of `command` or the user's shell. */
   argv?: string[];
+  /** The call's deadline (and cancellation): see pane_deadline.ts and confirmStarted. */
+  signal?: AbortSignal;
+}
+
+/** A pane made; `starting`: the call's deadline came before its program was seen started (it is let run). */
+export interface CreatedPane {
+  pane: PaneInfo;
+  logPath: string;
+  starting?: true;
 }
 
 /** A long-running server applies log retention again this often. */
@@ -151,33 +161,40 @@ export class Workspace {
   }
 
   /** Creates an owned pane whose output is logged from its first byte. */
-  async createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
+  async createPane(options: CreatePaneOptions): Promise<CreatedPane> {
     // Judged before the queue: a question to a person must not hold up other calls' panes.
     if (options.command !== undefined) {
       await this.role.gate?.check({ command: options.command, pane: null, host: this.tmux.host });
     }
     await this.role.gate?.checkEnvironment(options.env, null, this.tmux.host);
     // Serialised so two calls cannot both claim one name.
-    const run = this.#creating.then(() => this.#createPane(options));
+    const turn = this.#creating;
+    const run = turn.then(() => this.#createPane(options));
     this.#creating = run.catch(() => {});
+    await withinDeadline(turn, options.signal, "waiting for the panes this session asked for before it");
     return run;
   }
 
-  async #createPane(options: CreatePaneOptions): Promise<{ pane: PaneInfo; logPath: string }> {
+  async #createPane(options: CreatePaneOptions): Promise<CreatedPane> {
+    if (options.signal?.aborted) throw stoppedBy(options.signal, "waiting for its turn"); // its caller has its answer
     if (options.name !== undefined) await this.#assertNameFree(options.name);
     const channel = gateChannel(this.instance, ++this.#gateCounter);
     const shellArgs = [this.config.shell, ...(options.login ? ["-l"] : [])];
     // The user's own shell, at its prompt for commands: started with the marks of its integration
     // (on a host, set up there in the same round trip as the workspace's look).
     const userShell = options.argv === undefined && options.command === undefined;
-    const [, launch] = await Promise.all([
-      this.open(), // connects, creating the workspace if needed
-      !userShell
-        ? null
-        : this.role.remote
-        ? this.role.remote.shells?.launch(options.login ?? false) ?? null
-        : this.integration?.launch(this.config.shell, options.login ?? false) ?? null,
-    ]);
+    const [, launch] = await withinDeadline(
+      Promise.all([
+        this.open(), // connects, creating the workspace if needed
+        !userShell
+          ? null
+          : this.role.remote
+          ? this.role.remote.shells?.launch(options.login ?? false) ?? null
+          : this.integration?.launch(this.config.shell, options.login ?? false) ?? null,
+      ]),
+      options.signal,
+      "making this session's workspace (a tmux session: they are made one at a time)",
+    );
     const program = options.argv ?? launch?.argv ??
       (this.role.remote
         ? remoteShell(options.command, options.login ?? false)
@@ -227,7 +244,8 @@ export class Workspace {
     const settled = await Promise.allSettled(await this.tmux.pipeline([...setups, ["wait-for", "-U", channel]]));
     const failed = settled.slice(0, -1).find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
-    await confirmStarted(this.tmux, pane.paneId, channel); // nothing is typed into a pane still in its gate
+    // Nothing is typed into a pane still in its gate; at the call's deadline it is returned starting.
+    const started = await confirmStarted(this.tmux, pane.paneId, channel, GATE_TIMING, options.signal);
     await recordLog(this.config.stateDir, {
       pane_id: pane.paneId,
       name: options.name ?? null,
@@ -250,6 +268,7 @@ export class Workspace {
         shellSince,
       },
       logPath,
+      ...(started ? {} : { starting: true as const }),
     };
   }
 

@@ -12,6 +12,7 @@ import { askerResult } from "../question.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
 import type { Budget } from "../../engine/output/mod.ts";
 import { PANE_END_ERRORS, paneExitFields } from "../pane_end.ts";
+import { effectiveTimeout } from "../deadlines.ts";
 
 /** A process's last lines within the budget; the marker names the call that returns them all. */
 function lastLinesFields(pane: PaneInfo, lines: string[], budget: Budget): Record<string, unknown> {
@@ -24,16 +25,6 @@ function lastLinesFields(pane: PaneInfo, lines: string[], budget: Budget): Recor
         : callText("capture_pane", { pane_id: pane.paneId, lines: lines.length + 20, max_output: total + 1024 }),
   );
   return { last_lines: shown.lines, ...(shown.facts.truncated ? { last_lines_truncated: true } : {}) };
-}
-
-const DEFAULT_TIMEOUT_MS = 30_000;
-const MAX_TIMEOUT_MS = 600_000;
-const DEFAULT_STOP_TIMEOUT_MS = 5_000;
-const MAX_STOP_TIMEOUT_MS = 60_000;
-
-function clampTimeout(value: number | undefined, fallback: number, max: number) {
-  const asked = value ?? fallback;
-  return { timeoutMs: Math.min(asked, max), clamped: asked > max };
 }
 
 async function targetPane(ctx: ToolContext, ref: string | undefined): Promise<{ pane: PaneInfo; fresh: boolean }> {
@@ -92,10 +83,11 @@ export const execTools = [
     async handler(args, ctx) {
       await checkCwd(args.cwd);
       checkNoNul(args.command, "command");
-      const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+      const { timeoutMs, clamped } = effectiveTimeout("execute_command", args.timeout_ms);
       const { pane, fresh } = await targetPane(ctx, args.pane_id);
       const result = await ctx.app.executor.execute(pane, args.command, {
         timeoutMs,
+        startedAt: ctx.startedAt,
         fresh,
         cwd: args.cwd,
         signal: ctx.signal,
@@ -164,13 +156,14 @@ export const execTools = [
       const ready = args.ready === undefined
         ? undefined
         : await ctx.app.patterns.compile(args.ready, { what: "ready regex" });
-      const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+      const { timeoutMs, clamped } = effectiveTimeout("start_process", args.timeout_ms);
       const given = args.pane_id === undefined ? undefined : await ctx.pane(args.pane_id);
       const result = await ctx.app.processes.start(ctx.workspace, args.command, {
         pane: given,
         name: args.name,
         ready,
         timeoutMs,
+        startedAt: ctx.startedAt,
         signal: ctx.signal,
         onProgress: progress(ctx, timeoutMs),
         origin: ctx.origin,
@@ -228,7 +221,7 @@ export const execTools = [
       const pane = await ctx.pane(args.pane_id);
       assertKillable(ctx, pane, "stop the process in");
       const signal = args.signal ?? "SIGINT";
-      const { timeoutMs, clamped } = clampTimeout(args.timeout_ms, DEFAULT_STOP_TIMEOUT_MS, MAX_STOP_TIMEOUT_MS);
+      const { timeoutMs, clamped } = effectiveTimeout("stop_process", args.timeout_ms);
       const result = await ctx.app.processes.stop(pane, signal, timeoutMs, ctx.signal);
       return {
         ...paneIds(pane),

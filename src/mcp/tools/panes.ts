@@ -2,7 +2,7 @@ import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { commandArg, cwdArg, DIRECTIONS, nameArg, paneIdArg } from "../args.ts";
 import { assertKillable, checkCwd, checkName } from "../checks.ts";
-import { paneIds, paneSummary, RESULT_PANE_IDS } from "../results.ts";
+import { paneIds, paneSummary, RESULT_PANE_IDS, RESULT_STARTING, startingField } from "../results.ts";
 import { hostArg } from "../hosts.ts";
 import { listPanes } from "../../engine/panes/mod.ts";
 import * as patterns from "../../safety/patterns.ts";
@@ -33,13 +33,14 @@ export const paneTools = [
       ...RESULT_PANE_IDS,
       pid: "the pane's process id",
       attach_command: "the tmux command a person runs to watch the workspace live",
+      ...RESULT_STARTING,
     },
     errors: { NAME_IN_USE: "`name` is taken by another pane", INVALID_ARGUMENT: "`cwd` is missing or not a directory" },
     async handler(args, ctx) {
       checkName(args.name);
       await checkCwd(args.cwd);
       const splitFrom = args.split_from === undefined ? undefined : (await ctx.pane(args.split_from)).paneId;
-      const { pane } = await ctx.workspace.createPane({
+      const { pane, starting } = await ctx.workspace.createPane({
         command: args.command,
         name: args.name,
         cwd: args.cwd,
@@ -47,9 +48,15 @@ export const paneTools = [
         login: args.login,
         splitFrom,
         direction: args.direction,
+        signal: ctx.signal,
       });
       ctx.paneId = pane.paneId;
-      return { ...paneIds(pane), pid: pane.pid, attach_command: ctx.workspace.attachCommand };
+      return {
+        ...paneIds(pane),
+        pid: pane.pid,
+        attach_command: ctx.workspace.attachCommand,
+        ...startingField(starting),
+      };
     },
   }),
   defineTool({
@@ -120,20 +127,23 @@ export const paneTools = [
       pid: "the new pane's process id",
       split_from: "the pane that was split",
       size: "the new pane's size, WxH",
+      ...RESULT_STARTING,
     },
     errors: { NAME_IN_USE: "`name` is taken by another pane" },
     async handler(args, ctx) {
       checkName(args.name);
       const from = await ctx.pane(args.pane_id);
-      const { pane } = await ctx.workspace.createPane({
+      const { pane, starting } = await ctx.workspace.createPane({
         splitFrom: from.paneId,
         direction: args.direction,
         size: args.size,
         command: args.command,
         name: args.name,
+        signal: ctx.signal,
       });
       ctx.paneId = pane.paneId;
-      return { ...paneIds(pane), pid: pane.pid, split_from: from.paneId, size: `${pane.width}x${pane.height}` };
+      const size = `${pane.width}x${pane.height}`;
+      return { ...paneIds(pane), pid: pane.pid, split_from: from.paneId, size, ...startingField(starting) };
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import { defineTool, READ_ONLY } from "../define.ts";
 import { commandArg, cwdArg, newSessionNameArg, sessionArg } from "../args.ts";
 import { assertChangeable, checkCwd } from "../checks.ts";
-import { paneIds, sessionSummary } from "../results.ts";
+import { paneIds, sessionSummary, startingField } from "../results.ts";
 import { createSession, killSession, listSessions, renameSession, resolveSession } from "../../engine/layout/mod.ts";
 import * as patterns from "../../safety/patterns.ts";
 
@@ -43,15 +43,16 @@ export const sessionTools = [
     },
     async handler(args, ctx) {
       await checkCwd(args.cwd);
-      const pane = await createSession(ctx.tmux, ctx.workspace, {
+      const { pane, starting } = await createSession(ctx.tmux, ctx.workspace, {
         name: args.name,
         windowName: args.window_name,
         command: args.command,
         cwd: args.cwd,
+        signal: ctx.signal,
       });
       ctx.paneId = pane.paneId;
       const attach = ["tmux", ...ctx.app.config.socketArgs, "attach", "-t", `=${pane.sessionName}`].join(" ");
-      return { ...paneIds(pane), session: pane.sessionName, attach_command: attach };
+      return { ...paneIds(pane), session: pane.sessionName, attach_command: attach, ...startingField(starting) };
     },
   }),
   defineTool({

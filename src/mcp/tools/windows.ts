@@ -3,7 +3,7 @@ import * as z from "zod";
 import { defineTool, READ_ONLY } from "../define.ts";
 import { commandArg, cwdArg, newNameArg, sessionArg, windowArg } from "../args.ts";
 import { assertChangeable, checkCwd } from "../checks.ts";
-import { paneIds, windowSummary } from "../results.ts";
+import { paneIds, startingField, windowSummary } from "../results.ts";
 import type { ToolContext } from "../context.ts";
 import {
   createWindow,
@@ -75,15 +75,16 @@ export const windowTools = [
       const session = args.session === undefined
         ? undefined
         : await resolveSession(ctx.tmux, ctx.workspace, args.session);
-      const pane = await createWindow(ctx.workspace, {
+      const { pane, starting } = await createWindow(ctx.workspace, {
         session,
         index: args.index,
         name: args.name,
         command: args.command,
         cwd: args.cwd,
+        signal: ctx.signal,
       });
       ctx.paneId = pane.paneId;
-      return { ...paneIds(pane), index: pane.windowIndex };
+      return { ...paneIds(pane), index: pane.windowIndex, ...startingField(starting) };
     },
   }),
   defineTool({
