@@ -114,7 +114,9 @@ export class Actor {
     if (answer.kind === "ok") return true;
     if (answer.kind === "transport") return false; // judged by the ledger
     // ssh under load (sshd throttles concurrent handshakes) may fail a connect: coded, and the next call retries.
-    const excused = this.excused(from) || answer.code === "HOST_UNREACHABLE" ||
+    const late = answer.code === "TIMEOUT" && this.ledger.loaded;
+    if (late) this.ledger.timeouts++;
+    const excused = this.excused(from) || answer.code === "HOST_UNREACHABLE" || late ||
       (pane !== undefined && this.ledger.faultsSince(pane.born, DESTRUCTIVE) > 0);
     if (pane && GONE.includes(answer.code) && excused) this.forget(pane);
     else if (!excused) this.ledger.violation(this.name, `${tool} failed with no fault to explain it`, answer);

@@ -55,6 +55,7 @@ const home = values.home === "heavy" ? await heavyHome() : values.home === "root
 const fleet = new Fleet(dir, lab, Number(values["idle-ms"]), home ? { home, program: "/bin/bash" } : {});
 const ledger = new Ledger(seed);
 ledger.known = values.known as string[];
+ledger.loaded = values.home !== "light";
 const leaks = new LeakWatch(fleet, ledger);
 const rng = new Rng(seed);
 log(
@@ -102,7 +103,8 @@ console.log(
   `\n${ledger.calls} calls in ${wall.toFixed(0)} s (${(ledger.calls / wall).toFixed(1)}/s); ` +
     `${ledger.faults.length} faults (${
       summary(ledger.faults.map((f) => f.kind))
-    }); ${leaks.checked} owners checked for leftovers`,
+    }); ${leaks.checked} owners checked for leftovers` +
+    (ledger.loaded ? `; ${ledger.timeouts} TIMEOUT answers (in time, naming the slow step)` : ""),
 );
 const tools = [...ledger.latencies.entries()].sort((a, b) => b[1].length - a[1].length);
 for (const [tool, ms] of tools) {

@@ -75,9 +75,12 @@ export function callDeadline(tool: string, args: Record<string, unknown>): CallD
 }
 
 /** The engine's signal fires this long before the answer is due: its waits end and it answers. */
-const WRAP_UP_MS = 600;
-/** The answer is sent this long before it is due (the reply's own trip, a busy event loop). */
-const SEND_AHEAD_MS = 250;
+const WRAP_UP_MS = 700;
+/**
+ * The answer is sent this long before it is due: the reply's own trip, and timers that fire late on
+ * a loaded machine (with heavy shells in the stress, this server's event loop lagged up to 2 s).
+ */
+const SEND_AHEAD_MS = 400;
 
 /** A call's deadline at work: the signal its engine steps wait with, and the moment it must answer. */
 export interface DeadlineTimer {

@@ -55,7 +55,7 @@ export interface ExecResult extends BudgetedOutput {
 
 const INTERRUPT_GRACE_MS = 2000;
 /** After the timeout, the shell's return is awaited this long before answering (the answer is due 1 s after it). */
-const SETTLE_GRACE_MS = 500;
+const SETTLE_GRACE_MS = 400;
 const TICK_MS = 250;
 /** A question holds this long (two answers, no output between): a brief read of the terminal is not one. */
 const QUESTION_HOLD_MS = 500;
