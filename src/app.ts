@@ -3,9 +3,8 @@ import { AuditLog, AuditOpenError } from "./audit/audit.ts";
 import { ConfigError } from "./config.ts";
 import { prepareDirectories, reason } from "./state_dir.ts";
 import { TmuxServer, type TmuxStatus } from "./tmux/server.ts";
-import { SessionGuard } from "./tmux/session_guard.ts";
 import { PaneSetWatcher, Paster, Workspace, WorkspaceOwner } from "./engine/panes/mod.ts";
-import { newInstanceId, sessionGuardPath } from "./engine/workspaces/mod.ts";
+import { linkDir, newInstanceId } from "./engine/workspaces/mod.ts";
 import { logDir, OutputSpool, PaneOutput, RemoteLogs } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
 import { PaneEnds, ProcReader } from "./engine/watch/mod.ts";
@@ -110,8 +109,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
   const integration = new ShellIntegration(config.stateDir);
   // The link's control connection attaches to the process owner's workspace, prepared on every connect.
-  const guard = new SessionGuard(sessionGuardPath(config.stateDir));
-  const tmux: TmuxServer = new TmuxServer(config.socketArgs, () => workspace.prepare(), guard);
+  const tmux: TmuxServer = new TmuxServer(config.socketArgs, () => workspace.prepare(), linkDir(config.stateDir));
   let slots = 1; // session names: the process owner has slot 1, each session owner the next
   const workspaceFor = (instance: string, hub: boolean, host: string): Workspace => {
     if (host !== "local") {

@@ -98,7 +98,7 @@ Deno.test({
           assert.deepEqual([...Deno.readDirSync(stateDir)], []);
         } finally {
           await Deno.remove(stateDir, { recursive: true });
-          await alpha.run("kill-window", "-t", ":proc");
+          await alpha.guarded([["kill-window", "-t", ":proc"]]);
         }
       });
 

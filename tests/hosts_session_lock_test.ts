@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { HostRegistry } from "../src/engine/hosts/registry.ts";
+import { LOCK_FUNCTIONS } from "../src/tmux/host_session_lock.ts";
 import { until } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
 
@@ -36,7 +37,7 @@ Deno.test({
       const made = await new Deno.Command("sh", {
         args: [
           "-c",
-          'exec flock "$TMUX_TMPDIR/tmux-$(id -u)/tmuxwright-sessions.lock" "$@"',
+          `${LOCK_FUNCTIONS}; tw_lock 500 || exit 75; "$@"; s=$?; tw_unlock; exit "$s"`,
           "sh",
           ...["tmux", "new-session", "-d", "-s", hub, ";", "set-option", "-t", `=${hub}:`, "@tmuxwright_lease", "1"],
         ],
@@ -120,18 +121,15 @@ Deno.test({
       hubSession: "tmuxwright-link-busy",
       lease: { ttlSec: 1, onReaped: () => {} }, // a renewal (and a reaping) every 333 ms
     });
-    // Someone holds the host's lock for 8 s (another server's step, slow on a loaded host).
-    const held = new Deno.Command("sh", {
-      args: [
-        "-c",
-        'd="$TMUX_TMPDIR/tmux-$(id -u)"; mkdir -p -m 700 "$d" && exec flock "$d/tmuxwright-sessions.lock" sleep 8',
-      ],
-      env: { TMUX_TMPDIR: lab.tmuxTmpdir("alpha") },
-    }).spawn();
     try {
-      await new Promise((resolve) => setTimeout(resolve, 200)); // the holder has it
       const link = registry.link("alpha");
-      await link.connect(); // its own attach waits for the lock at most 3 s, then goes unguarded
+      await link.connect();
+      // Someone holds the host's lock for 5 s (another server's step, slow on a loaded host).
+      const held = new Deno.Command("sh", {
+        args: ["-c", `${LOCK_FUNCTIONS}; tw_lock 500 && sleep 5; tw_unlock`],
+        env: { TMUX_TMPDIR: lab.tmuxTmpdir("alpha") },
+      }).spawn();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the holder has it
       let slowest = 0;
       for (const until = performance.now() + 4_000; performance.now() < until;) {
         const started = performance.now();
@@ -139,9 +137,9 @@ Deno.test({
         slowest = Math.max(slowest, performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      await held.status;
       assert.ok(slowest < 1_000, `a command waited ${Math.round(slowest)} ms behind the renewal`);
     } finally {
-      await held.status;
       await registry.close();
       await lab.close();
     }

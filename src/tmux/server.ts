@@ -1,10 +1,11 @@
 import { ControlClient, type ControlHandlers } from "./control.ts";
 import { tmuxOneShotChecked } from "./oneshot.ts";
-import { SessionGuard } from "./session_guard.ts";
-import { TmuxError } from "./errors.ts";
+import { classifyTmuxError, TmuxError } from "./errors.ts";
 import { classifySshFailure, HostError, remoteControlCommand, sshArgs, type SshTarget, unreachable } from "./ssh.ts";
 import { parseShellResult, type ShellResult, shellScriptCommands } from "./run_shell.ts";
 import { Backoff } from "./backoff.ts";
+import { tmuxWords, underHostLock } from "./host_session_lock.ts";
+import { notifiesEveryClient } from "./notifying.ts";
 
 /** What happened to the connection, for the server's log: (re)connects, losses, slow commands. */
 export type TmuxStatus =
@@ -22,6 +23,19 @@ export interface LinkState {
   state: "idle" | "connected" | "reconnecting" | "unreachable";
   since: Date | null;
   reason: string | null;
+}
+
+/** A guarded step on a host waits this long for the host's lock (20 ms tries): 10 s. */
+const GUARDED_TRIES = 500;
+/** How a guarded step's script marks the output of the command tmux refused. */
+const FAILED = "tw-failed ";
+
+/** Commands that can notify every control client go only through `guarded` (src/tmux/notifying.ts). */
+function unguardedOnly(commands: readonly (readonly string[])[]): void {
+  const notifying = commands.find(notifiesEveryClient);
+  if (notifying) {
+    throw new Error(`internal: tmux ${notifying[0]} can crash tmux 3.3a unless sent through TmuxServer.guarded()`);
+  }
 }
 
 /** A command on the control connection normally answers in well under a millisecond. */
@@ -59,8 +73,12 @@ export class TmuxServer {
     readonly socketArgs: readonly string[],
     /** Makes sure the session to attach to exists; returns its name (remote: the script creates it). */
     private readonly prepare: () => Promise<string>,
-    /** Keeps session creation and removal apart from control clients attaching (a tmux 3.3a crash). */
-    readonly sessionGuard: SessionGuard = new SessionGuard(null),
+    /**
+     * A directory of the state directory for this machine's control clients: they run behind the
+     * link script (src/tmux/local_link.ts), and guarded steps take the tmux server's session lock.
+     * null: a private tmux server or the tmux layer's own tests (no lock, clients as children).
+     */
+    readonly relayRoot: string | null = null,
     /** The host this server is on, reached over ssh; undefined: this machine. */
     readonly remote?: SshTarget,
   ) {}
@@ -95,6 +113,7 @@ export class TmuxServer {
 
   /** Runs one command on the control connection. */
   async run(...args: string[]): Promise<string[]> {
+    unguardedOnly([args]);
     const client = await this.#connection();
     this.#sendListeners.forEach((l) => l([args]));
     return this.#timed(client, args);
@@ -116,6 +135,7 @@ export class TmuxServer {
     commands: readonly string[][],
     onReply: readonly ((() => void) | undefined)[] = [],
   ): Promise<Promise<string[]>[]> {
+    unguardedOnly(commands);
     const client = await this.#connection();
     this.#sendListeners.forEach((l) => l(commands));
     const started = performance.now();
@@ -154,6 +174,40 @@ export class TmuxServer {
     return parseShellResult(shown.map((line) => `${line}\n`).join(""));
   }
 
+  /**
+   * Runs commands that can notify every control client (src/tmux/notifying.ts) as one step under
+   * the session lock every control client's attach takes: locally the state directory's guard,
+   * on a host the host's lock (one run-shell script, one round trip). Resolves with their output
+   * lines; a command tmux refuses rejects as `run` would, and the rest are not run.
+   */
+  async guarded(commands: readonly string[][]): Promise<string[]> {
+    if (commands.length === 0) return [];
+    if (!this.remote && this.relayRoot === null) return (await this.#unchecked(commands)).flat();
+    const body = `o=$(${tmuxWords(commands)} 2>&1) || { echo "${FAILED}$o"; exit 1; }; echo "$o"`;
+    const result = await this.runShell(underHostLock(body, GUARDED_TRIES));
+    const lines = result.stdout.split("\n").filter((line, i, all) => line !== "" || i < all.length - 1);
+    if (result.status === 75) {
+      const where = this.remote ? `on host "${this.host}"` : "of this tmux server";
+      throw new TmuxError("command_failed", `the session lock ${where} stayed taken for 10 s`);
+    }
+    const failed = lines.findIndex((line) => line.startsWith(FAILED));
+    if (failed >= 0) throw classifyTmuxError(lines.slice(failed).join("\n").slice(FAILED.length));
+    if (result.status !== 0) throw new TmuxError("command_failed", `guarded step ended with status ${result.status}`);
+    return lines;
+  }
+
+  async #unchecked(commands: readonly string[][]): Promise<string[][]> {
+    const client = await this.#connection();
+    this.#sendListeners.forEach((l) => l(commands));
+    const started = performance.now();
+    const settled = await Promise.allSettled(
+      client.runMany(commands).map((reply, i) => this.#timedReply(reply, commands[i], started)),
+    );
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    return settled.map((s) => (s as PromiseFulfilledResult<string[]>).value);
+  }
+
   onNotification(listener: (name: string, args: string) => void): () => void {
     this.#notificationListeners.add(listener);
     return () => this.#notificationListeners.delete(listener);
@@ -182,10 +236,9 @@ export class TmuxServer {
     const client = this.#client;
     this.#client = null;
     if (!client) return;
-    // A client that cannot say goodbye (a black-holed link) is ended after a moment. Locally the end
-    // is guarded like an attach: other control clients are told (a tmux 3.3a crash, SessionGuard).
-    const end = () => client.closeWithin(2000);
-    await (this.remote ? end() : this.sessionGuard.run(end));
+    // A client that cannot say goodbye (a black-holed link) is ended after a moment; its link
+    // script ends it under the session lock either way (src/tmux/host_session_lock.ts).
+    await client.closeWithin(2000);
   }
 
   kill(): void {
@@ -233,7 +286,7 @@ export class TmuxServer {
     this.#client =
       await (this.remote
         ? this.#connectRemote(this.remote, session, handlers)
-        : this.sessionGuard.run(() => ControlClient.connect(this.socketArgs, session, handlers)));
+        : ControlClient.connect(this.socketArgs, session, handlers, this.relayRoot));
     attached = true;
     this.#downSince = null;
     this.#downReason = null;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { tmuxOneShot, UTF8 } from "../../tmux/oneshot.ts";
 import { controlAttachArgs } from "../../tmux/control.ts";
-import type { SessionGuard } from "../../tmux/session_guard.ts";
+import type { TmuxServer } from "../../tmux/server.ts";
 import { listWorkspaces } from "./listing.ts";
 import { lockDir, ownerLiveness } from "./owner_lock.ts";
 
@@ -12,18 +12,18 @@ import { lockDir, ownerLiveness } from "./owner_lock.ts";
  * their panes (retention is by age, see the output room). Returns the removed session names.
  */
 export async function reapDeadWorkspaces(
+  tmux: TmuxServer,
   socketArgs: readonly string[],
   stateDir: string,
   self: string,
-  guard: SessionGuard,
 ): Promise<string[]> {
   const reaped: string[] = [];
   const dead = (await listWorkspaces(socketArgs, stateDir))
     .filter((w) => w.instance !== self && !w.kept && w.owner === "dead");
   if (dead.length > 0) await killStuckClients(socketArgs, dead.map((w) => w.name));
   for (const workspace of dead) {
-    const killed = await guard.run(() => tmuxOneShot([...socketArgs, "kill-session", "-t", workspace.sessionId]));
-    if (killed.code !== 0) continue; // another server reaped it first
+    const killed = await tmux.guarded([["kill-session", "-t", workspace.sessionId]]).then(() => true, () => false);
+    if (!killed) continue; // another server reaped it first
     reaped.push(workspace.name);
     await Deno.remove(workspace.lockPath!).catch(() => {});
   }
