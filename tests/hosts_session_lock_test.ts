@@ -145,3 +145,99 @@ Deno.test({
     }
   },
 });
+
+/**
+ * A server killed mid-work, or a dropped connection, ends its link with nobody to say goodbye:
+ * ssh dies, and its client on the host ends. The link script there sees its input end and ends
+ * the client under the host's lock; a client whose input was ssh's own would end at once,
+ * unguarded, while other links attach (a tmux 3.3a crash). Here links are dropped (ssh killed)
+ * while others connect and end cleanly, on one host.
+ */
+Deno.test({
+  name: "links dropped by a killed ssh end under the host's lock while others attach",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    const pidOfHost = async () => (await lab.remoteTmux("alpha", "display-message", "-p", "#{pid}")).stdout.trim();
+    const registries: HostRegistry[] = [];
+    try {
+      const keeper = new HostRegistry(null, {
+        hosts: [{ name: "alpha", destination: "alpha" }],
+        sshConfig: lab.configFile,
+        hubSession: "tmuxwright-link-keeper",
+      });
+      registries.push(keeper);
+      await keeper.link("alpha").connect();
+      const pid = await pidOfHost();
+      const loop = async (worker: number, drop: boolean) => {
+        for (let i = 0; i < 12; i++) {
+          const registry = new HostRegistry(null, {
+            hosts: [{ name: "alpha", destination: "alpha" }],
+            sshConfig: lab.configFile,
+            hubSession: `tmuxwright-link-d${worker}-${i}`,
+          });
+          registries.push(registry);
+          const link = registry.link("alpha");
+          await link.connect();
+          await link.run("display-message", "-p", "up");
+          if (drop) link.kill();
+          await registry.close();
+        }
+      };
+      await Promise.all([loop(0, true), loop(1, false), loop(2, true)]);
+      assert.equal(await pidOfHost(), pid, "the host's tmux server was restarted: it crashed");
+      // Every dropped link's client is gone too: only the keeper's is left.
+      await until(
+        () => lab.remoteTmux("alpha", "list-clients", "-F", "#{session_name}"),
+        (clients) => clients.stdout.trim() === "tmuxwright-link-keeper",
+        10_000,
+      );
+    } finally {
+      await Promise.all(registries.map((r) => r.close()));
+      await lab.close();
+    }
+  },
+});
+
+/**
+ * The crash window held open on purpose: a link (through `slowalpha`) whose tmux client takes
+ * 1.5 s over each message of its identify, while another server's link on the same tmux server
+ * is dropped (ssh killed) and a third ends cleanly. The drop's end and the clean end both tell
+ * every control client; tmux 3.3a crashes if that reaches the slow client before it has
+ * identified. The slow link holds the host's lock over its attach, and every end waits for it.
+ */
+Deno.test({
+  name: "a link dropped or ended while another link identifies slowly waits for it: the host's tmux lives",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    const pidOfHost = async () => (await lab.remoteTmux("alpha", "display-message", "-p", "#{pid}")).stdout.trim();
+    const registryFor = (hub: string, destination = "alpha") =>
+      new HostRegistry(null, { hosts: [{ name: "alpha", destination }], sshConfig: lab.configFile, hubSession: hub });
+    const dropped = registryFor("tmuxwright-link-dropped");
+    const ended = registryFor("tmuxwright-link-ended");
+    const slow = registryFor("tmuxwright-link-slow", "slowalpha");
+    try {
+      await dropped.link("alpha").connect();
+      await ended.link("alpha").connect();
+      const pid = await pidOfHost();
+      const connecting = slow.link("alpha").connect();
+      // The slow client is running (under strace) and not yet listed: it is identifying.
+      await until(
+        () => new Deno.Command("pgrep", { args: ["-f", "attach-session -t =tmuxwright-link-slow"] }).output(),
+        (found) => found.code === 0,
+        10_000,
+      );
+      dropped.link("alpha").kill();
+      await Promise.all([dropped.close(), ended.close()]);
+      await connecting;
+      assert.equal(await pidOfHost(), pid, "the host's tmux server crashed");
+      await slow.link("alpha").run("display-message", "-p", "up");
+    } finally {
+      await Promise.all([dropped.close(), ended.close(), slow.close()]);
+      await lab.close();
+    }
+  },
+});

@@ -124,8 +124,7 @@ export class ControlClient {
       return await ControlClient.launch({
         program: "tmux",
         args: [...UTF8, ...socketArgs, ...controlAttachArgs(session)],
-        // An attach that never answers (a tmux server exiting, or a client that hangs) must not hold
-        // the session guard, and with it every later connect, for good.
+        // An attach that never answers (a tmux server exiting, or a client that hangs) must end.
         timeoutMs: ATTACH_LIMIT_MS,
         failure: (_stderr, _code, cause) => failure(cause),
       }, handlers);

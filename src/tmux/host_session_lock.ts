@@ -1,5 +1,6 @@
 /**
- * The host's side of the session guard. tmux before 3.7 crashes (the whole server, every session
+ * The tmux server's session lock, and the link script behind which every control client runs, on
+ * a host and locally alike (src/tmux/local_link.ts). tmux before 3.7 crashes (the whole server, every session
  * on it) when a notification that every control client gets (a session made or removed, a client
  * ending, a window or pane made current, a mode entered) is written while a control client is
  * still identifying (docs/DECISIONS.md, "The tmux crash under link churn"). On a host, servers of
