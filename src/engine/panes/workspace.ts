@@ -400,7 +400,13 @@ export class Workspace {
 
   async #reapDead(): Promise<string[]> {
     const { socketArgs, stateDir } = this.config;
-    const reaped = await reapDeadWorkspaces(socketArgs, stateDir, this.instance, this.tmux.sessionGuard);
+    const reaped = await reapDeadWorkspaces(
+      socketArgs,
+      stateDir,
+      this.instance,
+      this.tmux.sessionGuard,
+      this.config.processFacts,
+    );
     if (reaped.length > 0) {
       this.events.log("info", "workspace", `removed stale workspaces whose server is gone: ${reaped.join(", ")}`);
     }

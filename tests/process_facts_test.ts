@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { TmuxServer } from "../src/tmux/server.ts";
+import {
+  atShellPrompt,
+  type FactsBackend,
+  probeBackend,
+  ProcessFacts,
+  type ProcState,
+  readProcState,
+  waitsForInput,
+} from "../src/engine/facts/mod.ts";
+import { tmuxAt, until } from "./helpers/harness.ts";
+
+/**
+ * The facts room on real programs in real panes, through both backends on the same machine: the
+ * same questions get the same answers, and what one backend cannot know is null with its reason.
+ */
+const BACKENDS: readonly FactsBackend[] = ["proc", "ps"];
+const BASH = "env -i PATH=/usr/bin:/bin TERM=xterm-256color bash --norc --noprofile -i";
+
+async function lab() {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twf" });
+  const socket = `${dir}/s`;
+  await tmuxAt(socket, "-f", "/dev/null", "new-session", "-d", "-s", "hub", "cat");
+  const tmux = new TmuxServer(["-S", socket], () => Promise.resolve("hub"));
+  return {
+    tmux,
+    dir,
+    /** A new window running `command`; its pane's first pid. */
+    async pane(command = BASH): Promise<{ id: string; pid: number }> {
+      const out = await tmuxAt(socket, "new-window", "-d", "-P", "-F", "#{pane_id} #{pane_pid}", command);
+      const [id, pid] = out.stdout.trim().split(" ");
+      return { id, pid: Number(pid) };
+    },
+    type: (id: string, text: string) => tmuxAt(socket, "send-keys", "-t", id, "-l", "--", `${text}\r`),
+    async [Symbol.asyncDispose]() {
+      await tmux.close();
+      await tmuxAt(socket, "kill-server");
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+async function stateOf(facts: ProcessFacts, pid: number, terminal = false): Promise<ProcState> {
+  return readProcState(await facts.look(pid, { terminal }), pid);
+}
+
+Deno.test("the default backend is asked of the host; doctor's probe gives the same answer", async () => {
+  await using l = await lab();
+  const expected: FactsBackend = (await tmuxAt(`${l.dir}/s`, "run-shell", "[ -r /proc/self/stat ]")).code === 0
+    ? "proc"
+    : "ps";
+  assert.equal(await new ProcessFacts(l.tmux, l.dir).backend(), expected);
+  assert.equal(await probeBackend(null, l.dir), expected);
+  assert.equal(await probeBackend("ps", l.dir), "ps");
+  assert.equal(await new ProcessFacts(l.tmux, l.dir, "ps").backend(), "ps");
+  assert.deepEqual([...Deno.readDirSync(l.dir)].map((e) => e.name), ["s"], "the probe's server is gone");
+});
+
+for (const backend of BACKENDS) {
+  Deno.test(`${backend}: a shell at its prompt, a read builtin, a sleeping program, a pipeline's pager`, async () => {
+    await using l = await lab();
+    const facts = new ProcessFacts(l.tmux, l.dir, backend);
+    const { id, pid } = await l.pane();
+    const prompt = await until(() => stateOf(facts, pid), (s) => s.fgCommand === "bash" && atShellPrompt(s));
+    assert.equal(prompt.fgPid, pid);
+    assert.equal(waitsForInput(prompt), false);
+
+    await l.type(id, "read x");
+    const reading = await until(() => stateOf(facts, pid), (s) => s.waitingForInput === true);
+    assert.equal(atShellPrompt(reading), false, JSON.stringify(reading));
+    assert.equal(waitsForInput(reading), true);
+    assert.match(reading.reason, backend === "proc" ? /^read\(2\) on the terminal \(fd 0\)$/ : /^ps wchan /);
+    await l.type(id, "answer");
+
+    await l.type(id, "sleep 30");
+    const sleeping = await until(() => stateOf(facts, pid), (s) => s.fgCommand === "sleep");
+    assert.notEqual(sleeping.fgPid, pid);
+    assert.equal(sleeping.waitingForInput, false, JSON.stringify(sleeping));
+    assert.equal(sleeping.fgCmdline, "sleep 30");
+    // SIGTERM reaches the foreground group only: the shell comes back to its prompt.
+    await facts.signalForeground(pid, "TERM");
+    await until(() => stateOf(facts, pid), (s) => s.fgPid === pid && atShellPrompt(s));
+
+    // The pipeline's first command ends: the pager behind the shell is the one that reads.
+    await l.type(id, "sleep 0.3 | less");
+    const paging = await until(() => stateOf(facts, pid), (s) => s.inputCommand === "less" && s.fgPid === pid, 5000);
+    assert.equal(paging.waitingForInput, true, JSON.stringify(paging));
+    assert.equal(atShellPrompt(paging), false);
+  });
+
+  Deno.test(`${backend}: a name with spaces, the terminal's modes, a gone process`, async () => {
+    await using l = await lab();
+    const facts = new ProcessFacts(l.tmux, l.dir, backend);
+    // prctl(PR_SET_NAME): the kernel's name for the process holds spaces, as "tmux: client" does.
+    const code = 'import ctypes; ctypes.CDLL(None).prctl(15, b"a b  c", 0, 0, 0); input()';
+    const { pid } = await l.pane(`/usr/bin/python3 -c '${code}'`);
+    const state = await until(() => stateOf(facts, pid, true), (s) => s.fgCommand === "a b  c");
+    assert.equal(state.fgCmdline, `/usr/bin/python3 -c ${code}`);
+    assert.equal(state.waitingForInput, true, JSON.stringify(state));
+    assert.equal(state.rawTerminal, false, "input() reads a line: the terminal stays canonical");
+    const look = await facts.look(pid);
+    assert.equal(look.backend, backend);
+    assert.equal(look.ran, true);
+    assert.deepEqual(look.facts.get(pid)?.state, "S");
+
+    const short = await l.pane("sh -c 'exec sleep 0.2'");
+    const gone = await until(() => facts.look(short.pid), (g) => !g.facts.has(short.pid), 5000);
+    assert.equal(gone.ran, true);
+    assert.equal(readProcState(gone, short.pid).reason, "the pane's process is gone");
+  });
+}
