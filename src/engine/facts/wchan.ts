@@ -10,8 +10,9 @@ const TERMINAL: Record<string, string> = {
   // which a read of a socket (sk_wait_data) shares: on Linux ps cannot tell those two apart.
   n_tty_read: "Linux: the terminal's read",
   wait_woken: "Linux: a terminal read (or a socket's)",
-  // FreeBSD and OpenBSD: tty_wait / ttysleep with the message "ttyin".
+  // FreeBSD and OpenBSD sleep on the message "ttyin" in the tty's read, NetBSD on "ttyraw".
   ttyin: "BSD: the terminal's read",
+  ttyraw: "NetBSD: the terminal's read",
 };
 
 /** select, poll, epoll, kqueue: which descriptors are watched is not visible. */
