@@ -37,10 +37,10 @@ Deno.test("doctor names where process facts come from: /proc where readable, or 
     const proc = (await new Deno.Command("sh", { args: ["-c", "[ -r /proc/self/stat ]"] }).output()).success;
     assert.match(
       await doctor(cleanEnv({ TMUXWRIGHT_PROCESS_FACTS: "" })),
-      proc ? /^ok   process facts: proc \(/ : /^ok   process facts: ps \(/,
+      proc ? /^ok {3}process facts: proc \(/ : /^ok {3}process facts: ps \(/,
     );
-    assert.match(await doctor(cleanEnv({ TMUXWRIGHT_PROCESS_FACTS: "ps" })), /^ok   process facts: ps \(forced/);
-    assert.match(await doctor(cleanEnv({ TMUXWRIGHT_PROCESS_FACTS: "proc" })), /^ok   process facts: proc \(forced/);
+    assert.match(await doctor(cleanEnv({ TMUXWRIGHT_PROCESS_FACTS: "ps" })), /^ok {3}process facts: ps \(forced/);
+    assert.match(await doctor(cleanEnv({ TMUXWRIGHT_PROCESS_FACTS: "proc" })), /^ok {3}process facts: proc \(forced/);
     const wrong = await new Deno.Command("deno", {
       args: ["run", ...startPermissions(cleanEnv(), [dir]), `${ROOT}/main.ts`, "--state-dir", `${dir}/state`, "doctor"],
       env: cleanEnv({ TMUXWRIGHT_PROCESS_FACTS: "sysctl" }),
