@@ -63,6 +63,8 @@ export interface Config {
   sharedWorkspace: boolean;
   stateDir: string;
   tmuxConfig: string | null;
+  /** Where process facts come from; null: /proc where the host has it, else ps. */
+  processFacts: "proc" | "ps" | null;
   historyLimit: number;
   /** Log rotation: segment size, full segments kept, days logs of gone servers are kept. */
   logMaxBytes: number;
@@ -262,6 +264,9 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     sharedWorkspace: truthy(values["shared-workspace"]),
     stateDir,
     tmuxConfig: absolute("--tmux-config", values["tmux-config"]),
+    processFacts: values["process-facts"] === undefined
+      ? null
+      : oneOf("--process-facts", String(values["process-facts"]), ["proc", "ps"] as const),
     historyLimit,
     logMaxBytes,
     logKeep,

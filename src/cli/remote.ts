@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { HostRegistry, type SshTarget } from "../engine/hosts/mod.ts";
 import { toToolError } from "../engine/errors.ts";
 import { WORKSPACE_NAME } from "../engine/workspaces/mod.ts";
+import { ProcessFacts } from "../engine/facts/mod.ts";
 import { interactiveSshArgs, remoteAttachCommand } from "../tmux/ssh.ts";
 
 /** A short-lived link to the chosen host, for the commands a person runs (doctor, attach). */
@@ -31,7 +32,11 @@ export async function doctorHost(config: Readonly<Config>): Promise<number> {
     console.log(`ok   tmux on ${name}: ${version} (need 3.2 or newer), server ${socket}`);
     const { status } = await link.runShell("true");
     console.log(`${status === 0 ? "ok  " : "FAIL"} commands on ${name} through the connection (run-shell)`);
-    return status === 0 ? 0 : 1;
+    if (status !== 0) return 1;
+    const backend = await new ProcessFacts(link, config.stateDir, config.processFacts).backend();
+    const how = config.processFacts !== null ? "forced" : backend === "proc" ? "/proc is readable" : "no /proc there";
+    console.log(`ok   process facts on ${name}: ${backend} (${how})`);
+    return 0;
   } catch (error) {
     const failure = toToolError(error);
     console.log(`FAIL ${failure.code}: ${failure.message}`);

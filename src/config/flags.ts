@@ -27,6 +27,11 @@ export const FLAGS = {
     type: "string",
     help: "config file for a tmux server this process starts",
   },
+  "process-facts": {
+    env: "TMUXWRIGHT_PROCESS_FACTS",
+    type: "string",
+    help: "proc | ps: where process facts come from (default proc where /proc is readable, else ps)",
+  },
   "history-limit": {
     env: "TMUXWRIGHT_HISTORY_LIMIT",
     type: "string",

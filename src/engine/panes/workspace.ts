@@ -402,7 +402,7 @@ export class Workspace {
 
   async #reapDead(): Promise<string[]> {
     const { socketArgs, stateDir } = this.config;
-    const reaped = await reapDeadWorkspaces(this.tmux, socketArgs, stateDir, this.instance);
+    const reaped = await reapDeadWorkspaces(this.tmux, socketArgs, stateDir, this.instance, this.config.processFacts);
     if (reaped.length > 0) {
       this.events.log("info", "workspace", `removed stale workspaces whose server is gone: ${reaped.join(", ")}`);
     }

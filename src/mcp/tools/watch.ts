@@ -10,13 +10,13 @@ import {
   decodeCursor,
   DEFAULT_TRIGGERS,
   MAX_WAIT_MS,
-  paneProcess,
   parseTriggers,
   runInRepl,
   type WaitEnd,
   waitForOutput,
   watchPane,
 } from "../../engine/watch/mod.ts";
+import { paneProcess } from "../../engine/facts/mod.ts";
 import { checkNoNul, cursorFor, deadError } from "../checks.ts";
 import { stateResult } from "../results.ts";
 import { inputFields } from "../question.ts";
