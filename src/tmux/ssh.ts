@@ -49,12 +49,14 @@ export function sshArgs(target: SshTarget, remoteCommand: string): string[] {
 }
 
 /**
- * The remote side of a control connection, run by the user's login shell (sh, bash, zsh, fish,
- * tcsh all read a single-quoted `sh -c '…'` the same way: no `'`, `\` or `!` inside). It checks
- * tmux is there and new enough, creates `session` unless it exists, then becomes `tmux -u -C
- * attach` with output on (remote panes live in that session; their logs are written from it). Its stderr lines starting `tmuxwright:` are read by classifySshFailure.
+ * The remote side of a control connection: sh text, one for every kind of link (ssh hands it to
+ * the user's login shell inside `sh -c '…'`, so no `'`, `\` or `!` in it; a container runtime
+ * runs `sh -c SCRIPT` itself: link_command.ts). It checks tmux is there and new enough, creates
+ * `session` unless it exists, then becomes `tmux -u -C attach` with output on (remote panes live
+ * in that session; their logs are written from it). Its stderr lines starting `tmuxwright:` are
+ * read by each kind's classification (classifySshFailure, classifyContainerFailure).
  */
-export function remoteControlCommand(session: string): string {
+export function remoteControlScript(session: string): string {
   if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
   const script = [
     "command -v tmux >/dev/null 2>&1 || { echo tmuxwright: tmux-missing >&2; exit 127; }",
@@ -67,7 +69,7 @@ export function remoteControlCommand(session: string): string {
     `tmux -u has-session -t =${session} 2>/dev/null 9>&- || { tmux -u new-session -d -s ${session} -x 200 -y 50 9>&- && ` +
     `tmux -u set-option -p -t =${session}: @tmuxwright_hub 1 9>&-; } || exit 1`,
   ].join("; ");
-  return `sh -c '${script}; ${attachReleasingHostLock(`tmux -u -C attach-session -t =${session}`)}'`;
+  return `${script}; ${attachReleasingHostLock(`tmux -u -C attach-session -t =${session}`)}`;
 }
 
 /**
