@@ -6,6 +6,11 @@ import type { ExecResult, LogTail } from "./helpers/results.ts";
 
 /** Real Podman containers as hosts (tests/helpers/podman.ts): the server's links are `podman exec -i`. */
 
+/** How often the server has logged that `host`'s link dropped: what the server noticed, not a guess. */
+function losses(server: TestServer, host: string): number {
+  return server.stderr.join("").split(`control connection to host ${host} lost`).length - 1;
+}
+
 /** A call that must fail: its text and how long it took. */
 async function failing(server: TestServer, tool: string, args: Record<string, unknown>) {
   const started = performance.now();
@@ -168,14 +173,110 @@ Deno.test({
         assert.equal(works.output, "back");
       });
 
-      await t.step("a restarted container is reached again by the very next call", async () => {
+      await t.step("a restarted container is reached again by the next call", async () => {
+        const before = losses(server, "dev");
         await lab.podman("restart", "-t", "0", dev);
+        // The restart ended the link's exec (a call racing that end fails as a drop); the next call reconnects.
+        await until(() => losses(server, "dev"), (n) => n > before);
         const next = await server.raw("create_pane", { host: "dev" });
         assert.equal(next.isError, false, next.text);
       });
     } finally {
       await server.close();
       await removePolicyFile(policy);
+    }
+  },
+});
+
+Deno.test({
+  name: "docker:// through the real Docker CLI against Podman's Docker API: inside the container, only DOCKER_HOST",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    await using lab = await PodmanLab.start();
+    const dockerHost = await lab.docker();
+    const box = await lab.container("box");
+    const server = await TestServer.start({
+      env: { TMUXWRIGHT_HOSTS: `box=docker://${box}`, DOCKER_HOST: dockerHost, UNRELATED_SECRET: "s3cret" },
+    });
+    try {
+      await t.step("a command runs inside the container through docker exec", async () => {
+        const created = await server.call<Record<string, string>>("create_pane", { host: "box" });
+        const inside = await server.call<ExecResult>("execute_command", {
+          pane_id: created.pane_id,
+          command: "tr '\\0' ' ' </proc/1/cmdline; echo; hostname >/dev/null; echo \"${TMUX%%,*}\"",
+        });
+        assert.equal(inside.output, "/usr/bin/sleep infinity\n/tmp/tmux-0/default");
+        const there = await lab.tmux(box, "list-panes", "-a", "-F", "#{pane_id}");
+        assert.match(there.stdout, new RegExp(`^${created.pane_id.slice("box:".length)}$`, "m"));
+      });
+
+      await t.step("the Docker CLI gets DOCKER_HOST and nothing else of the server's environment", () => {
+        const [link] = linkProcesses(server.pid, "docker");
+        assert.deepEqual(link.args.slice(1, 5), ["exec", "-i", "--detach-keys=", box]);
+        assert.deepEqual(link.env, { DOCKER_HOST: dockerHost });
+      });
+
+      await t.step("stopped: HOST_UNREACHABLE with the daemon's own message, fast", async () => {
+        const before = losses(server, "box");
+        await lab.stop(box);
+        // The stop ends the link's exec (a call racing that end fails as a drop); then a call dials again.
+        await until(() => losses(server, "box"), (n) => n > before);
+        const error = await failing(server, "create_pane", { host: "box" });
+        assert.match(
+          error.text,
+          new RegExp(`^HOST_UNREACHABLE: Host "box" \\(docker://${box}\\) is unreachable: docker`),
+        );
+        assert.match(error.text, /Error response from daemon: /);
+        assert.ok(error.ms < 5_000, `${error.ms} ms`);
+        console.log(`docker, stopped container: HOST_UNREACHABLE after ${error.ms.toFixed(0)} ms`);
+      });
+    } finally {
+      await server.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "two servers on one container: each its own hub there; a gone server's is reaped after its lease",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const LEASE_SEC = 4;
+    await using lab = await PodmanLab.start();
+    const dev = await lab.container("dev");
+    const env = { TMUXWRIGHT_HOSTS: `dev=podman://${dev}`, TMUXWRIGHT_HOST_LEASE: String(LEASE_SEC) };
+    const [first, second] = await Promise.all([TestServer.start({ env }), TestServer.start({ env })]);
+    const hubs = async () =>
+      (await lab.tmux(dev, "list-sessions", "-F", "#{session_name}")).stdout.split("\n")
+        .filter((name) => name.startsWith("tmuxwright-link-"));
+    try {
+      // Both dial the container at once: their hubs are made under the session lock there.
+      const [a, b] = await Promise.all([
+        first.call<Record<string, string>>("create_pane", { host: "dev", name: "web", command: "sleep 600" }),
+        second.call<Record<string, string>>("create_pane", { host: "dev", name: "web", command: "sleep 600" }),
+      ]);
+      assert.notEqual(a.pane_id, b.pane_id);
+      const gone = (await hubs()).find((h) => h.startsWith(`tmuxwright-link-${first.pid}-`));
+      assert.ok(gone && (await hubs()).some((h) => h.startsWith(`tmuxwright-link-${second.pid}-`)));
+      const died = performance.now();
+      Deno.kill(first.pid, "SIGKILL"); // its exec ends with it: no client of its hub is left in the container
+      await until(
+        () => lab.tmux(dev, "list-clients", "-F", "#{session_name}"),
+        (clients) => !clients.stdout.includes(gone!),
+      );
+      assert.ok((await hubs()).includes(gone!), "kept while its lease runs");
+      await until(() => hubs(), (names) => !names.includes(gone!), (LEASE_SEC + 10) * 1000);
+      const after = (performance.now() - died) / 1000;
+      assert.ok(
+        after >= LEASE_SEC - LEASE_SEC / 3 - 1.2,
+        `reaped after ${after.toFixed(1)} s, before its lease ran out`,
+      );
+      const mine = await second.call<Record<string, unknown>>("pane_state", { pane_id: b.pane_id });
+      assert.equal(mine.alive, true);
+    } finally {
+      await first.close();
+      await second.close();
     }
   },
 });

@@ -110,13 +110,15 @@ async function runAttach(target: LinkSpec, session: string): Promise<number> {
 
 /** The program's version line (ssh says it on stderr), or null when it cannot be run. */
 async function programVersion(command: LinkCommand): Promise<string | null> {
-  const out = await new Deno.Command(command.program, {
-    args: command.args,
-    ...(command.env ? { env: command.env, clearEnv: true } : {}),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output().catch(() => null);
+  // A program that cannot be found fails at once, not in the promise.
+  const out = await (async () =>
+    await new Deno.Command(command.program, {
+      args: command.args,
+      ...(command.env ? { env: command.env, clearEnv: true } : {}),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output())().catch(() => null);
   if (!out?.success) return null;
   const text = new TextDecoder().decode(out.stdout).trim() || new TextDecoder().decode(out.stderr).trim();
   return text.split("\n")[0] || null;

@@ -145,9 +145,7 @@ export function linkPrograms(hosts: readonly Pick<HostEntry, "kind">[]): LinkKin
  */
 export function linkPermissionProblem(hosts: readonly HostEntry[]): string | null {
   const programs = linkPrograms(hosts);
-  const missing = programs.filter((command) =>
-    Deno.permissions.querySync({ name: "run", command }).state !== "granted"
-  );
+  const missing = programs.filter(runDenied);
   if (missing.length > 0) {
     const host = hosts.find((h) => (h.kind ?? "ssh") === missing[0])!;
     return `--host ${host.name} needs ${missing[0]}, which the Deno permissions do not allow: use ` +
@@ -162,6 +160,23 @@ export function linkPermissionProblem(hosts: readonly HostEntry[]): string | nul
       `permissions do not allow reading: add them to --allow-env (deno task start does)`;
   }
   return null;
+}
+
+/**
+ * Whether the permissions refuse to run `command`. A program that is granted but not on PATH
+ * queries as not granted too (Deno resolves the name at start-up): that one is no permission
+ * problem (doctor and the first call say it is missing), and spawning it tells the two apart
+ * without starting anything (NotFound before the permission check, NotCapable after it).
+ */
+function runDenied(command: string): boolean {
+  if (Deno.permissions.querySync({ name: "run", command }).state === "granted") return false;
+  try {
+    new Deno.Command(command, { args: ["--version"], stdin: "null", stdout: "null", stderr: "null" }).spawn()
+      .kill();
+    return false;
+  } catch (error) {
+    return !(error instanceof Deno.errors.NotFound);
+  }
 }
 
 /**
