@@ -3,6 +3,7 @@ import { TestServer, until } from "./helpers/harness.ts";
 import { linkProcesses, PodmanLab } from "./helpers/podman.ts";
 import { policyFile, removePolicyFile } from "./helpers/policy.ts";
 import type { ExecResult, LogTail } from "./helpers/results.ts";
+import { armWaits } from "./helpers/pane_end_matrix.ts";
 
 /** Real Podman containers as hosts (tests/helpers/podman.ts): the server's links are `podman exec -i`. */
 
@@ -96,6 +97,10 @@ Deno.test({
         assert.match(missing.text, new RegExp(`container "${ghost}": Error: no container with name or ID`));
         assert.ok(missing.ms < 5_000, `${missing.ms} ms`);
         console.log(`missing container: HOST_UNREACHABLE after ${missing.ms.toFixed(0)} ms`);
+        // Only configured names: nothing a tool passes reaches podman's command line.
+        for (const host of [`podman://${dev}`, dev, "dev; id", "--help"]) {
+          assert.match((await failing(server, "create_pane", { host })).text, /^HOST_NOT_CONFIGURED/, host);
+        }
         const noTmux = await failing(server, "create_pane", { host: "bare" });
         assert.match(noTmux.text, new RegExp(`^TMUX_UNAVAILABLE: tmux is not installed .* container "${bare}"`));
         assert.match(noTmux.text, /add tmux 3\.2 or newer to the image/i);
@@ -277,6 +282,31 @@ Deno.test({
     } finally {
       await first.close();
       await second.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "every kind of wait on a container pane ends within 2 s when its program exits",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using lab = await PodmanLab.start();
+    const dev = await lab.container("dev");
+    const server = await TestServer.start({ env: { TMUXWRIGHT_HOSTS: `dev=podman://${dev}` } });
+    try {
+      // No hook of this server runs in the container: its once-a-second look at the panes there does.
+      const exiting = await armWaits(server, true, "dev");
+      const exitsAt = performance.now() + 2_000;
+      for (const w of exiting.waits) {
+        const r = await w.done;
+        const after = Math.round(r.at - exitsAt);
+        assert.ok(after < 2_000, `${w.wait} on dev ended ${after} ms after the exit: ${r.text}`);
+        assert.equal(r.isError, false, `${w.wait}: ${r.text}`);
+        assert.match(r.text, /"exit_code":3/, `${w.wait}: ${r.text}`);
+      }
+    } finally {
+      await server.close();
     }
   },
 });
