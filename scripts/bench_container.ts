@@ -57,10 +57,16 @@ try {
   const rows: [string, number][] = [];
   const row = async (name: string, call: () => Promise<unknown>, n = calls) =>
     rows.push([name, median(await timed(n, call))]);
+  /** The same call on each host's pane in turn, `calls` rounds: a noisy moment costs every host alike. */
+  const interleaved = async (label: string, call: (pane: string) => Promise<unknown>) => {
+    const times: Record<string, number[]> = { local: [], pod: [], box: [] };
+    for (let i = 0; i < calls; i++) {
+      for (const host of Object.keys(times)) times[host].push(...await timed(1, () => call(panes[host])));
+    }
+    for (const [host, values] of Object.entries(times)) rows.push([`${label}, ${host} pane`, median(values)]);
+  };
 
-  for (const host of ["local", "pod", "box"]) {
-    await row(`capture_pane, ${host} pane`, () => server.call("capture_pane", { pane_id: panes[host] }));
-  }
+  await interleaved("capture_pane", (pane_id) => server.call("capture_pane", { pane_id }));
   await row(
     "one podman exec per call (tmux capture-pane)",
     () => execOnce("podman", pod, ["tmux", "capture-pane", "-p", "-t", paneOf("pod")]),
@@ -71,12 +77,10 @@ try {
     () => execOnce("docker", box, ["tmux", "capture-pane", "-p", "-t", paneOf("box")]),
     Math.min(calls, 10),
   );
-  for (const host of ["local", "pod", "box"]) {
-    await row(
-      `execute_command("true"), ${host} pane`,
-      () => server.call("execute_command", { pane_id: panes[host], command: "true" }),
-    );
-  }
+  await interleaved(
+    'execute_command("true")',
+    (pane_id) => server.call("execute_command", { pane_id, command: "true" }),
+  );
   await row("one podman exec per call (sh -c true)", () => execOnce("podman", pod, ["sh", "-c", "true"]), 10);
   await row("one docker exec per call (sh -c true)", () => execOnce("docker", box, ["sh", "-c", "true"]), 10);
 
