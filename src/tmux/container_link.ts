@@ -78,8 +78,8 @@ export function classifyContainerFailure(
 function hintFor(runtime: string, container: string, message: string): string {
   const retry = "the next call tries again";
   if (/no such container|no container with name or id/i.test(message)) {
-    return `Start the container (${runtime} ps -a lists them) or configure the right name ` +
-      `(--host NAME=${runtime}://CONTAINER); ${retry}`;
+    return `Create or start container "${container}" (${runtime} ps -a lists the containers), or configure the ` +
+      `right one (--host NAME=${runtime}://CONTAINER); ${retry}`;
   }
   if (/not running|state improper|is paused|is restarting/i.test(message)) {
     return `Start the container (${runtime} start ${container}, or unpause it); ${retry}`;
