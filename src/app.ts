@@ -268,7 +268,8 @@ function stderrLine(event: LogEvent): string {
 function logTmuxStatus(events: ServerEvents, status: TmuxStatus, host = "local"): void {
   const on = host === "local" ? "" : ` to host ${host}`;
   if (status.kind === "connected" && status.reconnect) {
-    events.log("info", "tmux", `control connection${on} re-established`);
+    const restarted = status.restarted ? ` (its tmux server was restarted: the panes from before are gone)` : "";
+    events.log("info", "tmux", `control connection${on} re-established${restarted}`);
   }
   if (status.kind === "lost") events.log("warning", "tmux", `control connection${on} lost: ${status.reason}`);
   if (status.kind === "slow") events.log("notice", "tmux", `slow tmux command: ${status.command} took ${status.ms} ms`);

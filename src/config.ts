@@ -16,7 +16,7 @@ import {
   tlsFiles,
   validPrefix,
 } from "./config/values.ts";
-import { type HostEntry, parseHostFlags, parseSshConfig, sshPermissionProblem } from "./config/hosts.ts";
+import { type HostEntry, linkPermissionProblem, parseHostFlags, parseSshConfig } from "./config/hosts.ts";
 import { loadPolicy, type Policy, PolicyFileError } from "./policy/mod.ts";
 
 /** The configuration's parts live in `config/`; this file is their door. */
@@ -289,8 +289,8 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     paneEnv: paneEnvFrom(parsed.values["pane-env"] as string[] | undefined),
     policy: command === "serve" || command === "doctor" ? policyFrom(values.policy as string | undefined) : null,
   };
-  const sshProblem = command === "help" || command === "version" ? null : sshPermissionProblem(hosts);
-  if (sshProblem) throw new ConfigError(sshProblem);
+  const linkProblem = command === "help" || command === "version" ? null : linkPermissionProblem(hosts);
+  if (linkProblem) throw new ConfigError(linkProblem);
   // Paths outside the Deno permissions fail here, naming the flag to add, not at the first tool call.
   const sandboxProblem = command === "serve" ? sandboxPathProblem(writtenPaths(config)) : null;
   if (sandboxProblem) throw new ConfigError(sandboxProblem);

@@ -29,6 +29,8 @@ export interface ControlHandlers {
 export interface ControlLaunch {
   program: string;
   args: readonly string[];
+  /** Exactly this environment (a container runtime's few variables); absent: the server's. */
+  env?: Record<string, string> | null;
   /** Keep the program's stderr for `failure` (ssh says there why it could not connect). */
   keepStderr?: boolean;
   /** Give up when the client has not answered its first command within this. */
@@ -87,6 +89,7 @@ export class ControlClient {
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   /** Settles when tmux says this client is attached (`%session-changed`), or rejects when it ends first. */
   readonly #attached = Promise.withResolvers<void>();
+  #serverIdentity = "";
   readonly closed: Promise<void>;
   #name = "";
 
@@ -154,6 +157,7 @@ export class ControlClient {
     try {
       child = new Deno.Command(spec.program, {
         args: [...spec.args],
+        ...(spec.env ? { env: spec.env, clearEnv: true } : {}),
         stdin: "piped",
         stdout: "piped",
         stderr: spec.keepStderr ? "piped" : "null",
@@ -183,7 +187,9 @@ export class ControlClient {
   static async #proven(client: ControlClient, timeoutMs: number | undefined): Promise<ControlClient> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const proof = Promise.all([client.run(["display-message", "-p", "attached"]), client.#attached.promise])
+      // The proof names the tmux server (pid and start): a link tells a restarted one from the same.
+      const proof = Promise.all([client.run(["display-message", "-p", SERVER_IDENTITY]), client.#attached.promise])
+        .then(([[identity]]) => void (client.#serverIdentity = identity ?? ""))
         // Its own name, asked once attached: before, the format has no client to name.
         .then(() => client.run(["display-message", "-p", "#{client_name}"]))
         .then(([name]) => void (client.#name = name ?? ""));
@@ -199,6 +205,11 @@ export class ControlClient {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The tmux server this client reached: its pid and start time (another value: another server). */
+  get serverIdentity(): string {
+    return this.#serverIdentity;
   }
 
   /** tmux's name for this client (`client-<pid>`), to target it exactly with `-t`. */
@@ -343,6 +354,8 @@ export class ControlClient {
     this.handlers.closed?.(reason);
   }
 }
+
+const SERVER_IDENTITY = "#{pid} #{start_time}";
 
 /** How long a local control client may take to attach and answer. */
 export const ATTACH_LIMIT_MS = 10_000;

@@ -52,6 +52,14 @@ export const END_TRIES = 3000;
 /** The line a link's script prints to stderr when the host's lock stayed taken (read by the link's failure). */
 export const HOST_BUSY = "tmuxwright: host-busy";
 
+/** Why a link could not attach, when its script said the lock stayed taken; null when it did not say so. */
+export function hostBusyReason(stderr: string): string | null {
+  const busy = new RegExp(`^${HOST_BUSY} ?(.*)$`, "m").exec(stderr);
+  if (!busy) return null;
+  return `the session lock there stayed taken for 10 s (held by ${busy[1] || "an unknown holder"}): ` +
+    "other tmuxwright servers are attaching or ending there";
+}
+
 /**
  * A run-shell script that runs `body` under the lock, waiting at most `tries` × 20 ms for it
  * (exit 75 and no step when it stays taken), then asks tmux for one more command before letting

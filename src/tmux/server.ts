@@ -1,7 +1,8 @@
 import { ControlClient, type ControlHandlers } from "./control.ts";
 import { tmuxOneShotChecked } from "./oneshot.ts";
 import { classifyTmuxError, TmuxError } from "./errors.ts";
-import { classifySshFailure, HostError, remoteControlCommand, sshArgs, type SshTarget, unreachable } from "./ssh.ts";
+import { HostError, remoteControlScript, unreachable } from "./ssh.ts";
+import { classifyLinkFailure, linkCommand, linkConnectMs, type LinkSpec, missingLinkProgram } from "./link_command.ts";
 import { parseShellResult, type ShellResult, shellScriptCommands } from "./run_shell.ts";
 import { Backoff } from "./backoff.ts";
 import { tmuxWords, underHostLock } from "./host_session_lock.ts";
@@ -9,7 +10,7 @@ import { notifiesEveryClient } from "./notifying.ts";
 
 /** What happened to the connection, for the server's log: (re)connects, losses, slow commands. */
 export type TmuxStatus =
-  | { kind: "connected"; reconnect: boolean }
+  | { kind: "connected"; reconnect: boolean; restarted?: true }
   | { kind: "lost"; reason: string }
   | { kind: "failed"; reason: string }
   | { kind: "slow"; command: string; ms: number };
@@ -48,9 +49,10 @@ export const STALLED_COMMAND_MS = 15_000;
  * one-shot path. If tmux exits or the connection breaks, in-flight calls fail and the next
  * call reconnects (running `prepare` again, which recreates the session to attach to).
  *
- * With `remote`, the server is on another host and the connection is `ssh … tmux -u -C` (a
- * host link): one-shots and `runShell` go through that one connection (no second ssh per
- * call), failures are HostErrors naming the host, and reconnects back off while the host fails.
+ * With `remote`, the server is on another host and the connection is `ssh … tmux -u -C`, or
+ * `podman|docker exec -i CONTAINER …` (a host link, link_command.ts): one-shots and `runShell` go
+ * through that one connection (no second ssh per call), failures are HostErrors naming the host,
+ * and reconnects back off while the host fails.
  */
 export class TmuxServer {
   #client: ControlClient | null = null;
@@ -66,6 +68,8 @@ export class TmuxServer {
   #lastFailure: HostError | null = null;
   #downSince: Date | null = null;
   #downReason: string | null = null;
+  #serverIdentity: string | null = null;
+  #restartedAt: Date | null = null;
   /** Names this link's paste buffers apart from other tmuxwright servers using the same tmux server. */
   readonly #tag = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -79,8 +83,8 @@ export class TmuxServer {
      * null: a private tmux server or the tmux layer's own tests (no lock, clients as children).
      */
     readonly relayRoot: string | null = null,
-    /** The host this server is on, reached over ssh; undefined: this machine. */
-    readonly remote?: SshTarget,
+    /** The host this server is on, reached over ssh or a container runtime; undefined: this machine. */
+    readonly remote?: LinkSpec,
   ) {}
 
   /** "local", or the configured name of the remote host. */
@@ -99,6 +103,14 @@ export class TmuxServer {
     if (this.#downSince === null) return { state: "idle", since: null, reason: null };
     const state = this.#lastFailure ? "unreachable" : "reconnecting";
     return { state, since: this.#downSince, reason: this.#downReason };
+  }
+
+  /**
+   * A remote link: when it last found another tmux server than before (the host's was restarted,
+   * a container restarted), whose panes are gone with it; null: the same server throughout.
+   */
+  get restartedAt(): Date | null {
+    return this.#restartedAt;
   }
 
   /** How many times the control connection was opened: what was set up on the other side is per connection. */
@@ -290,28 +302,31 @@ export class TmuxServer {
     attached = true;
     this.#downSince = null;
     this.#downReason = null;
-    this.#status({ kind: "connected", reconnect: this.#connections++ > 0 });
+    const identity = this.#client.serverIdentity;
+    const restarted = this.remote !== undefined && this.#serverIdentity !== null && identity !== this.#serverIdentity;
+    if (restarted) this.#restartedAt = new Date();
+    this.#serverIdentity = identity;
+    this.#status({ kind: "connected", reconnect: this.#connections++ > 0, ...(restarted ? { restarted } : {}) });
     return this.#client;
   }
 
-  async #connectRemote(target: SshTarget, session: string, handlers: ControlHandlers): Promise<ControlClient> {
+  async #connectRemote(target: LinkSpec, session: string, handlers: ControlHandlers): Promise<ControlClient> {
     try {
       const client = await ControlClient.launch({
-        program: "ssh",
-        args: sshArgs(target, remoteControlCommand(session)),
+        ...linkCommand(target, remoteControlScript(session)),
         keepStderr: true,
-        timeoutMs: (target.connectTimeoutSec + 5) * 1000,
-        failure: (stderr, code, cause) => classifySshFailure(target, stderr || cause.message, code),
+        timeoutMs: linkConnectMs(target),
+        failure: (stderr, code, cause) => classifyLinkFailure(target, stderr || cause.message, code),
       }, handlers);
       this.#backoff.succeeded();
       this.#lastFailure = null;
       return client;
     } catch (error) {
-      this.#lastFailure = error instanceof HostError ? error : unreachable(
-        target.host,
-        target.destination,
-        error instanceof Deno.errors.NotFound ? "ssh is not installed or not on PATH" : (error as Error).message,
-      );
+      this.#lastFailure = error instanceof HostError
+        ? error
+        : error instanceof Deno.errors.NotFound
+        ? missingLinkProgram(target)
+        : unreachable(target.host, target.destination, (error as Error).message);
       this.#backoff.failed();
       this.#downSince ??= new Date();
       this.#downReason = this.#lastFailure.message;

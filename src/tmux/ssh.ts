@@ -1,4 +1,4 @@
-import { HOST_BUSY, linkScript } from "./host_session_lock.ts";
+import { hostBusyReason, linkScript } from "./host_session_lock.ts";
 import { TmuxError } from "./errors.ts";
 
 /** A configured remote host: the name agents use and what ssh is given (validated at start-up). */
@@ -49,15 +49,16 @@ export function sshArgs(target: SshTarget, remoteCommand: string): string[] {
 }
 
 /**
- * The remote side of a control connection, run by the user's login shell (sh, bash, zsh, fish,
- * tcsh all read a single-quoted `sh -c '…'` the same way: no `'`, `\` or `!` inside). It checks
- * tmux is there and new enough, then runs the link script (src/tmux/host_session_lock.ts): the
- * hub `session` made unless it exists and `tmux -u -C attach` to it with output on (remote panes
- * live in that session; their logs are written from it), all under the host's session lock, and
- * the client's end under it too, whenever the link ends. Its stderr lines starting `tmuxwright:`
- * are read by classifySshFailure.
+ * The remote side of a control connection: sh text, one for every kind of link (ssh hands it to
+ * the user's login shell inside `sh -c '…'`, so no `'`, `\` or `!` in it; a container runtime
+ * runs `sh -c SCRIPT` itself: link_command.ts). It checks tmux is there and new enough, then runs
+ * the link script (src/tmux/host_session_lock.ts): the hub `session` made unless it exists and
+ * `tmux -u -C attach` to it with output on (remote panes live in that session; their logs are
+ * written from it), all under the host's session lock, and the client's end under it too,
+ * whenever the link ends. Its stderr lines starting `tmuxwright:` are read by each kind's
+ * classification (classifySshFailure, classifyContainerFailure).
  */
-export function remoteControlCommand(session: string): string {
+export function remoteControlScript(session: string): string {
   if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
   const script = [
     "command -v tmux >/dev/null 2>&1 || { echo tmuxwright: tmux-missing >&2; exit 127; }",
@@ -65,7 +66,7 @@ export function remoteControlCommand(session: string): string {
     'case "$v" in "tmux "[012].*|"tmux 3."[01]*) echo "tmuxwright: tmux-old $v" >&2; exit 126;; esac',
   ].join("; ");
   const client = `tmux -u -C attach-session -t =${session}`;
-  return `sh -c '${script}; ${linkScript({ session, client, makeHub: true })}'`;
+  return `${script}; ${linkScript({ session, client, makeHub: true })}`;
 }
 
 /**
@@ -126,15 +127,8 @@ export function classifySshFailure(target: SshTarget, stderr: string, code: numb
       `Install tmux 3.2 or newer on ${destination}`,
     );
   }
-  const busy = new RegExp(`^${HOST_BUSY} ?(.*)$`, "m").exec(stderr);
-  if (busy) {
-    return unreachable(
-      host,
-      destination,
-      `the host's session lock stayed taken for 20 s (${busy[1] || "holder unknown"}): other tmuxwright servers ` +
-        "are attaching or ending there",
-    );
-  }
+  const busy = hostBusyReason(stderr);
+  if (busy) return unreachable(host, destination, busy);
   const old = /tmuxwright: tmux-old (.*)$/m.exec(stderr);
   if (old) {
     return new HostError(

@@ -1,12 +1,17 @@
 import { TmuxServer } from "../../tmux/server.ts";
 import { DEFAULT_SSH_TIMING, type SshTarget } from "../../tmux/ssh.ts";
+import type { LinkKind, LinkSpec } from "../../tmux/link_command.ts";
 import { ToolError } from "../errors.ts";
 import { HostLease } from "./lease.ts";
 
 /** A configured remote host (validated at start-up: src/config/hosts.ts). */
 export interface HostConfig {
   name: string;
+  /** As configured: an ssh destination, or `podman://CONTAINER` / `docker://CONTAINER`. */
   destination: string;
+  /** How it is reached (absent: ssh); a container runtime's hosts name their container. */
+  kind?: LinkKind;
+  container?: string;
 }
 
 export interface HostRegistryOptions {
@@ -27,23 +32,19 @@ export interface HostRegistryOptions {
  * `local` is the machine itself (the app's own TmuxServer); a remote link is made on first use
  * and connects on its first call (a registry without a local server, as the CLI makes, has remote
  * hosts only). Only configured names map to destinations: anything else is
- * HOST_NOT_CONFIGURED and never reaches ssh, whatever it contains.
+ * HOST_NOT_CONFIGURED and never reaches ssh or a container runtime, whatever it contains.
  */
 export class HostRegistry {
   readonly #links = new Map<string, TmuxServer>();
-  readonly #targets = new Map<string, SshTarget>();
+  readonly #targets = new Map<string, LinkSpec>();
   readonly #leases: HostLease[] = [];
   #closed = false;
 
   constructor(private readonly local: TmuxServer | null, private readonly options: HostRegistryOptions) {
     const timing = options.timing ?? DEFAULT_SSH_TIMING;
-    for (const host of options.hosts) {
-      this.#targets.set(host.name, {
-        host: host.name,
-        destination: host.destination,
-        sshConfig: options.sshConfig,
-        ...timing,
-      });
+    for (const { name, destination, kind = "ssh", container } of options.hosts) {
+      const target = kind === "ssh" ? { host: name, destination, sshConfig: options.sshConfig, ...timing } : undefined;
+      this.#targets.set(name, { host: name, kind, destination, target, container });
     }
   }
 
@@ -66,8 +67,8 @@ export class HostRegistry {
     return name === "local" || this.#targets.has(name);
   }
 
-  /** The ssh target of a configured host (for doctor and attach), or HOST_NOT_CONFIGURED. */
-  target(name: string): SshTarget {
+  /** How a configured host is reached (for doctor and attach), or HOST_NOT_CONFIGURED. */
+  target(name: string): LinkSpec {
     const target = this.#targets.get(name);
     if (!target) throw notConfigured(name, this.names());
     return target;

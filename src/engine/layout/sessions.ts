@@ -22,7 +22,7 @@ export async function createSession(tmux: TmuxServer, workspace: Workspace, opti
   return pane;
 }
 
-/** Guarded: tmux 3.3a crashes when a session closes while a control client attaches (see SessionGuard). */
+/** Guarded: tmux 3.3a crashes when a session closes while a control client attaches (src/tmux/notifying.ts). */
 export async function killSession(tmux: TmuxServer, session: SessionInfo): Promise<void> {
   await tmux.guarded([["kill-session", "-t", session.sessionId]]);
 }
