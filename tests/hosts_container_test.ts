@@ -51,8 +51,15 @@ Deno.test({
         assert.match(there.stdout, new RegExp(`^${web.slice("dev:".length)} web$`, "m"));
         const here = await server.tmux("list-panes", "-a", "-F", "#{@tmuxwright_name}");
         assert.ok(!/^web$/m.test(here.stdout), here.stdout);
-        // The host's session lock is taken inside the container (its flock, its /tmp).
-        assert.match(await lab.sh(dev, "ls /tmp/tmux-0"), /^tmuxwright-sessions\.lock$/m);
+        // The session lock is the container's (in its /tmp): held there by its PID 1 for 1.5 s, a kill waits for it.
+        const spare = await server.call<{ pane_id: string }>("create_pane", { host: "dev" });
+        await lab.sh(
+          dev,
+          "ln -s pid:1 /tmp/tmux-0/tmuxwright-lock && { sleep 1.5; rm /tmp/tmux-0/tmuxwright-lock; } &",
+        );
+        const killing = performance.now();
+        await server.call("kill_pane", { pane_id: spare.pane_id });
+        assert.ok(performance.now() - killing >= 1_200, "the kill did not wait for the container's lock");
       });
 
       await t.step("start_process readiness, read_logs and search_panes on a container pane", async () => {
