@@ -28,3 +28,12 @@ export {
 } from "./procstate.ts";
 export { ProcReader } from "./proc_reader.ts";
 export { type PaneEnd, PaneEnds, type PaneExit } from "./pane_ends.ts";
+export {
+  type PaneState,
+  type PaneStatus,
+  paneStatus,
+  type ProbeOptions,
+  probePaneStatus,
+  type StatusFacts,
+  type StatusPane,
+} from "./pane_status.ts";
