@@ -1,14 +1,14 @@
 /**
  * Draws the README's picture of the /watch wall: the scene of tests/watch_wall_test.ts (three
  * agents over HTTP, four panes each, one waiting for input, one exited 3) in headless Chromium
- * at 1500×900, saved as docs/images/watch_wall.png.
+ * at 1500×900, saved as docs/watch_wall.png.
  * Run: deno run -A scripts/watch_screenshot.ts [OUT.png]
  */
 import { HttpMcpServer } from "../tests/helpers/http_mcp.ts";
 import { Browser } from "../tests/helpers/cdp.ts";
 import { buildScene } from "../tests/helpers/watch_scene.ts";
 
-const out = Deno.args[0] ?? new URL("../docs/images/watch_wall.png", import.meta.url).pathname;
+const out = Deno.args[0] ?? new URL("../docs/watch_wall.png", import.meta.url).pathname;
 await using server = await HttpMcpServer.start();
 const scene = await buildScene(server);
 await using browser = await Browser.launch();

@@ -89,8 +89,10 @@ Deno.test({
     try {
       await using server = await HttpMcpServer.start({ dir, flags: ["--policy", `${dir}/policy.json`] });
       const client = new Client({ name: "reviewer", version: "1" }, { capabilities: { elicitation: {} } });
-      let answer: (reply: { action: "accept"; content: { decision: string } }) => void = () => {};
-      client.setRequestHandler(ElicitRequestSchema, () => new Promise((resolve) => answer = resolve));
+      // The question reaches /watch as it is sent: the answer waits until the client has it.
+      type Reply = { action: "accept"; content: { decision: string } };
+      const asked = Promise.withResolvers<(reply: Reply) => void>();
+      client.setRequestHandler(ElicitRequestSchema, () => new Promise<Reply>((resolve) => asked.resolve(resolve)));
       await client.connect(new StreamableHTTPClientTransport(server.mcpUrl));
       const pane = await call(client, "create_pane", { command: SHELL });
       await using events = await WatchEvents.open(`${server.url}/watch/events`);
@@ -107,7 +109,7 @@ Deno.test({
       const marked = await events.latest<Pane[]>("panes", (list) => find(list, pane.pane_id)?.needs_person === true);
       assert.equal(find(marked, pane.pane_id)!.question, "echo asked now");
       assert.equal(find(marked, pane.pane_id)!.state, "idle");
-      answer({ action: "accept", content: { decision: "once" } });
+      (await asked.promise)({ action: "accept", content: { decision: "once" } });
       assert.equal((await ran).output, "asked now");
       await events.latest<unknown[]>("questions", (list) => list.length === 0);
       await events.latest<Pane[]>("panes", (list) => find(list, pane.pane_id)?.needs_person === false);

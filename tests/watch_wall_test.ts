@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { HttpMcpServer } from "./helpers/http_mcp.ts";
 import { Browser } from "./helpers/cdp.ts";
-import { buildScene } from "./helpers/watch_scene.ts";
+import { buildScene, call } from "./helpers/watch_scene.ts";
 
 // The wall in a real headless Chromium at 1500×900, looked at as a person looks: twelve panes of
 // three agents (builder, tester, reviewer over HTTP), one waiting on `read -p 'Continue? '`, one
@@ -66,7 +66,8 @@ Deno.test("watch wall: 12 panes of three agents fit 1500×900; names, waiting an
   const lasts = JSON.stringify(scene.panes.map((p) => [p.pane_id, p.last]));
   await browser.until(
     `${lasts}.every(([id, last]) => document.querySelector('#tiles article.tile[data-pane="' + id + '"] .screen')` +
-      `?.textContent.includes(last)) && document.querySelector('article.tile[data-state="waiting"]')`,
+      `?.textContent.includes(last)) && document.querySelector('article.tile[data-state="waiting"]') && ` +
+      `![...document.querySelectorAll("#tiles .badge")].some((b) => b.textContent.startsWith("checking"))`,
     30_000,
   );
   const tiles = await browser.evaluate<Tile[]>(TILES);
@@ -150,4 +151,56 @@ Deno.test("watch wall: 12 panes of three agents fit 1500×900; names, waiting an
   );
   assert.equal(await browser.evaluate(`location.search`), "?state=person");
   for (const client of scene.clients) await client.close();
+});
+
+Deno.test("watch wall: past 16 panes the least recently active fold into a list, newest first; no scrolling", async () => {
+  await using server = await HttpMcpServer.start();
+  const { client } = await server.client({}, { name: "many", version: "1" });
+  const panes: string[] = [];
+  for (let i = 0; i < 18; i++) {
+    const pane = await call(client, "create_pane", { name: `p${i}`, command: "bash --norc --noprofile" });
+    panes.push(pane.pane_id);
+  }
+  await using browser = await Browser.launch();
+  await browser.send("Emulation.setDeviceMetricsOverride", {
+    width: 1500,
+    height: 900,
+    deviceScaleFactor: 1,
+    mobile: false,
+  });
+  await browser.navigate(`${server.url}/watch`);
+  await browser.until(`document.querySelectorAll("#tiles article.tile").length === 16`, 30_000);
+  // Each pane writes in turn, the first one first: the two that wrote longest ago fold, the later of them on top.
+  for (const [i, pane] of panes.entries()) {
+    await call(client, "send_keys", { pane_id: pane, text: `echo TURN-${i}` });
+    await new Promise((r) => setTimeout(r, 400)); // the wall looks four times a second: distinct times
+  }
+  const folded = `[...document.querySelectorAll("#folded button")].map((b) => b.dataset.pane)`;
+  const tiled = `[...document.querySelectorAll("#tiles article.tile")].map((t) => t.dataset.pane)`;
+  assert.deepEqual(
+    await browser.until<string[]>(
+      `(() => { const f = ${folded}; return f.join() === "${panes[1]},${panes[0]}" && f; })()`,
+      20_000,
+    ),
+    [panes[1], panes[0]],
+  );
+  assert.deepEqual(new Set(await browser.evaluate<string[]>(tiled)), new Set(panes.slice(2)));
+  assert.match(await browser.evaluate<string>(`document.querySelector("#folded h2").textContent`), /^2 quieter panes/);
+  const page = await browser.evaluate<{ sw: number; sh: number }>(
+    `({ sw: document.documentElement.scrollWidth, sh: document.documentElement.scrollHeight })`,
+  );
+  assert.ok(page.sw <= 1500 && page.sh <= 900, JSON.stringify(page));
+  // A folded pane that writes becomes a tile again; the list names what it says.
+  await call(client, "send_keys", { pane_id: panes[0], text: "echo WOKE-UP" });
+  await browser.until(
+    `document.querySelector('#tiles article.tile[data-pane="${panes[0]}"] .screen')?.textContent.includes("WOKE-UP")`,
+    20_000,
+  );
+  assert.match(
+    await browser.until<string>(
+      `(() => { const b = document.querySelector("#folded button"); return b && b.textContent; })()`,
+    ),
+    /^many · local · p\d+ %\d+ · idle at its prompt \(bash\) · \d+ s ago$/,
+  );
+  await client.close();
 });

@@ -36,4 +36,5 @@ export {
   probePaneStatus,
   type StatusFacts,
   type StatusPane,
+  statusText,
 } from "./pane_status.ts";

@@ -67,6 +67,20 @@ export function paneStatus(pane: StatusPane | null, process: PaneProcess | null,
   return { state, command: proc.fgCommand ?? (pane.command || null), exit_code: null, needs_person: question };
 }
 
+/**
+ * How every view words a status: "running (make)", "idle at its prompt (bash)", "waiting for
+ * input (python3)", "exited 3", "gone". Self-contained (no outer names), so the browser views
+ * embed its source and say exactly the same.
+ */
+export function statusText(status: Pick<PaneStatus, "state" | "command" | "exit_code">): string {
+  const what = status.command ? " (" + status.command + ")" : "";
+  if (status.state === "waiting") return "waiting for input" + what;
+  if (status.state === "idle") return "idle at its prompt" + what;
+  if (status.state === "exited") return "exited " + (status.exit_code === null ? "?" : status.exit_code);
+  if (status.state === "gone") return "gone";
+  return "running" + what;
+}
+
 export interface ProbeOptions {
   /** A policy question about this pane awaits the person. */
   question?: boolean;

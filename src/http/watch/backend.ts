@@ -1,12 +1,7 @@
-/** A pane's state as every view shows it (the engine's PaneStatus, see docs/design/links_facts_views.md). */
-export interface WatchStatus {
-  state: "running" | "idle" | "waiting" | "exited" | "gone";
-  /** The program in front (the last one, once exited). */
-  command: string | null;
-  exit_code: number | null;
-  /** Waiting for input, a policy question pending, or exited non-zero. */
-  needs_person: boolean;
-}
+import type { PaneStatus } from "../../engine/watch/mod.ts";
+
+/** A pane's state as every view shows it (see docs/design/links_facts_views.md, "Views"). */
+export type WatchStatus = PaneStatus;
 
 /** What the watch page shows of a pane. */
 export interface WatchPane extends WatchStatus {

@@ -76,8 +76,7 @@ select { background: #222; color: #ddd; border: 1px solid #444; font: inherit; }
 .tile[data-state="waiting"] .badge { background: #b60; color: #fff; }
 .screen { flex: 1; min-height: 0; overflow: hidden; display: flex; flex-direction: column; padding: 1px 3px; font-family: ui-monospace, "DejaVu Sans Mono", monospace;
   line-height: 1.2; white-space: pre; color: #ddd; }
-.screen.wrap { white-space: pre-wrap; word-break: break-all; }
-.screen.bottom { justify-content: flex-end; }
+.screen.wrap { white-space: pre-wrap; word-break: break-all; justify-content: flex-end; }
 .row { min-height: 1.2em; }
 .probe { position: absolute; visibility: hidden; font: 100px ui-monospace, "DejaVu Sans Mono", monospace;
   white-space: pre; }

@@ -25,14 +25,7 @@ export const WALL_APP_JS = `
   const agentText = (p) => (p.agent ? p.agent.name + (p.agent.title ? " (" + p.agent.title + ")" : "") : "no agent");
   const where = (p) => p.host + " · " + (p.name ? p.name + " " : "") + p.pane_id;
 
-  function stateText(p) {
-    const cmd = p.command ? " (" + p.command + ")" : "";
-    if (p.state === "waiting") return "waiting for input" + cmd;
-    if (p.state === "idle") return "idle at its prompt" + cmd;
-    if (p.state === "exited") return "exited " + (p.exit_code ?? "?");
-    if (p.state === "gone") return "gone";
-    return "running" + cmd;
-  }
+  const stateText = (p) => (p.known === false ? "checking… (" + (p.command || "?") + ")" : statusText(p));
 
   function matches(p) {
     const agent = filters.agent.value;
@@ -69,6 +62,7 @@ export const WALL_APP_JS = `
   }
 
   function render() {
+    for (const id of frames.keys()) if (!panes.some((p) => p.pane_id === id)) frames.delete(id);
     const agents = [...new Set(panes.map(agentOf).filter(Boolean))].sort().map((a) => [a, a]);
     if (panes.some((p) => !p.agent)) agents.push(["-", "no agent"]);
     fillSelect(filters.agent, agents, "agents");
@@ -101,6 +95,9 @@ export const WALL_APP_JS = `
       if (tilesBox.children[i] !== tile) tilesBox.insertBefore(tile, tilesBox.children[i] || null);
       labelTile(tile, p);
     });
+    // Each box measured once per layout (one reflow for all), then every frame is drawn without one.
+    const sizes = shown.map((p) => tiles.get(p.pane_id).screen).map((b) => [b, { width: b.clientWidth, height: b.clientHeight }]);
+    for (const [box, size] of sizes) box.size = size;
     for (const p of shown) { const f = frames.get(p.pane_id); if (f) drawFrame(tiles.get(p.pane_id).screen, f); }
   }
 
@@ -221,6 +218,6 @@ export const WALL_APP_JS = `
   addEventListener("resize", () => layoutTiles());
   // A hidden page costs the server nothing: the stream closes, and opens again when shown.
   document.addEventListener("visibilitychange", () => {
-    if (document.hidden) { feed.close(); feed = null; } else connect();
+    if (document.hidden) { feed?.close(); feed = null; } else if (!feed) connect();
   });
 `;

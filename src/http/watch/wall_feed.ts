@@ -11,10 +11,9 @@ const TICK_MS = 250;
 const SCREEN_POLL_MS = 1000;
 /** The pane list is read again this often (tmux's command in front, exits). */
 const LIST_MS = 1000;
-/** Process-fact reads at once (each runs a few processes through tmux). */
+/** Process-fact reads at once, and a second at most (each runs a few processes through tmux). */
 const PROBES_AT_ONCE = 4;
-/** The first list waits this long at most for every pane's first process facts (no guessed state goes out). */
-const FIRST_LOOK_MS = 3000;
+const PROBES_PER_SECOND = 4;
 /** The feed goes on this long after the last page left (a page reconnecting finds it as it was). */
 const LINGER_MS = 10_000;
 /** `active_at` alone changes the published list at most this often (frames carry it in between). */
@@ -25,6 +24,8 @@ export interface WallPane extends WatchPane {
   active_at: number | null;
   /** The command a policy question about this pane asks the person about, or null. */
   question: string | null;
+  /** False until its process facts have been read once: its state is then only tmux's guess. */
+  known: boolean;
 }
 
 export interface WallListener {
@@ -48,7 +49,8 @@ export class WallFeed {
   #stops: (() => void)[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
   #linger: ReturnType<typeof setTimeout> | undefined;
-  #startedAt = 0;
+  /** Process-fact reads the wall may still start this second. */
+  #probeBudget = { left: PROBES_PER_SECOND, at: 0 };
   /** The pane list has been read since the start. */
   #listed = false;
   #listAt = 0;
@@ -92,7 +94,6 @@ export class WallFeed {
     ];
     this.#published = { panes: "", activity: "", hosts: "", questions: JSON.stringify(this.#questions), at: 0 };
     this.#last = { panes: [], panesJson: "", hosts: [] };
-    this.#startedAt = performance.now();
     this.#listed = false;
     this.#relist();
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
@@ -153,26 +154,39 @@ export class WallFeed {
     const busy = tiles.filter((t) => now - t.changedAt < 1000).length;
     const frameEvery = Math.max(FRAME_MS, (1000 * busy) / FRAMES_PER_SECOND);
     const lookEvery = Math.max(TICK_MS, tiles.length * 4); // a stat each: bounded for hundreds of panes
-    let probes = tiles.filter((t) => t.probing).length;
     for (const tile of tiles) {
-      if (tile.busy) continue;
-      if (tile.dirty && now - tile.frameAt >= frameEvery) {
-        tile.busy = true;
-        void tile.read().then((changed) => changed && this.#sendFrame(tile)).finally(() => tile.busy = false);
-      } else if (now >= tile.checkAt) {
-        tile.busy = true;
-        tile.checkAt = now + (tile.marked ? lookEvery : Math.max(SCREEN_POLL_MS, lookEvery));
-        void tile.check().then((changed) => {
-          if (changed && !tile.marked) this.#sendFrame(tile); // the look read the screen
-        }).finally(() => tile.busy = false);
-      }
-      if (probes < PROBES_AT_ONCE && tile.probeDue(now)) {
-        probes++;
-        void tile.probe(this.#questionOn(tile.pane.pane_id) !== null).then(() => this.#publish(false));
+      if (!tile.busy) {
+        const look = now >= tile.checkAt;
+        if (look) tile.lookEvery = tile.marked ? lookEvery : Math.max(SCREEN_POLL_MS, lookEvery);
+        if (look) tile.checkAt = now + tile.lookEvery;
+        tile.busy = look || (tile.dirty && now - tile.frameAt >= frameEvery);
+        if (tile.busy) void this.#look(tile, look, frameEvery).finally(() => tile.busy = false);
       }
     }
+    this.#probe(tiles, now);
     this.#publish(false);
     for (const listener of this.#listeners) listener.tick();
+  }
+
+  /** Reads the process facts of the panes that are due, longest waiting first, within the budget. */
+  #probe(tiles: WallTile[], now: number): void {
+    if (now - this.#probeBudget.at >= 1000) this.#probeBudget = { left: PROBES_PER_SECOND, at: now };
+    // Panes never read yet go first and outside the budget (within PROBES_AT_ONCE): a new wall is soon sure.
+    const running = tiles.filter((t) => t.probing).length;
+    const due = tiles.filter((t) => t.probeDue(now)).sort((a, b) => a.probedAt - b.probedAt);
+    const fresh = due.filter((t) => !t.known).slice(0, Math.max(0, PROBES_AT_ONCE - running));
+    const room = Math.min(PROBES_AT_ONCE - running - fresh.length, this.#probeBudget.left);
+    const later = due.filter((t) => t.known).slice(0, Math.max(0, room));
+    this.#probeBudget.left -= later.length;
+    for (const tile of [...fresh, ...later]) {
+      void tile.probe(this.#questionOn(tile.pane.pane_id) !== null).then(() => this.#publish(false));
+    }
+  }
+
+  /** Looks for output (when due), then reads a frame when output came and the tile's frame is due. */
+  async #look(tile: WallTile, look: boolean, frameEvery: number): Promise<void> {
+    if (look && await tile.check() && !tile.marked) return this.#sendFrame(tile); // the look read the screen
+    if (tile.dirty && performance.now() - tile.frameAt >= frameEvery && await tile.read()) this.#sendFrame(tile);
   }
 
   #sendFrame(tile: WallTile): void {
@@ -199,9 +213,8 @@ export class WallFeed {
       this.#published.questions = json;
       for (const listener of this.#listeners) listener.questions(this.#questions, json);
     }
+    if (!this.#listed) return; // no empty list before the first listing
     const tiles = [...this.#tiles.values()];
-    const first = this.#published.at === 0 && now - this.#startedAt < FIRST_LOOK_MS;
-    if (first && (!this.#listed || !tiles.every((t) => t.known))) return;
     const list = tiles.map((tile): WallPane => {
       const question = this.#questionOn(tile.pane.pane_id);
       const status = tile.status(now);
@@ -211,6 +224,7 @@ export class WallFeed {
         needs_person: status.needs_person || question !== null,
         question: question?.command ?? null,
         active_at: tile.activeAt,
+        known: tile.known,
       };
     });
     const panes = JSON.stringify(list.map((p) => ({ ...p, active_at: null })));

@@ -111,12 +111,14 @@ export const WALL_RENDER_JS = `
    * rows that hold something (from the top to the cursor or the last written row) into its
    * height and the widest of them into its width, between MIN_FONT and MAX_FONT px. At the
    * minimum, runs of blank rows become one and the latest rows that fit are shown (older ones
-   * leave at the top); rows too wide even then wrap. Only what is visible is in the page.
+   * leave at the top, and are not in the page); rows too wide even then wrap, shown from the bottom.
    */
   function drawFrame(box, frame) {
     if (!charRatio) measureRatio();
-    const width = box.clientWidth - 6;
-    const height = box.clientHeight - 2;
+    // The box's size is measured when the grid is laid out (reading it here would force a layout per frame).
+    box.size ??= { width: box.clientWidth, height: box.clientHeight };
+    const width = box.size.width - 6;
+    const height = box.size.height - 2;
     const fonts = (lines) => {
       let cols = 20;
       for (const line of lines) cols = Math.max(cols, plainOf(line).length);
@@ -139,8 +141,6 @@ export const WALL_RENDER_JS = `
     lines.slice(0, Math.max(0, lines.length - count)).forEach((line) => applyLine(pen, line));
     for (const line of lines.slice(-count)) rows.append(drawRow(line, pen));
     box.replaceChildren(rows);
-    // Rows that do not all fit (wrapped ones) are shown from the bottom: the latest stay in view.
-    box.classList.toggle("bottom", rows.getBoundingClientRect().height > height);
   }
 
   /** The colours a row leaves set, for rows not drawn. */

@@ -1,9 +1,14 @@
 import type { WatchBackend, WatchMark, WatchPane, WatchStatus } from "./backend.ts";
 
-/** Output quiet this long: the pane's process facts are read again (it may wait for input now). */
-export const QUIET_MS = 500;
+/**
+ * Output quiet this long (and for at least three looks at its output): the pane's process facts
+ * are read again (it may wait for input now).
+ */
+const QUIET_MS = 500;
 /** A quiet pane's facts are read again this often anyway (a silent program may start reading). */
 const RECHECK_MS = 15_000;
+/** One pane's facts are read at most this often (a pane that writes in bursts is not read after each). */
+const PROBE_GAP_MS = 2000;
 
 /** One tile's screen as the page draws it: rows with their colours, the cursor, when it was read. */
 export interface WallFrame {
@@ -29,8 +34,9 @@ export class WallTile {
   dirty = true;
   /** When the last frame was read (performance.now()). */
   frameAt = -Infinity;
-  /** When the mark or screen is looked at next. */
+  /** When the mark or screen is looked at next, and how often (set by the feed). */
   checkAt = 0;
+  lookEvery = 250;
   /** Last output seen: epoch ms (for the page) and performance.now() (for quiet). */
   activeAt: number | null = null;
   changedAt = -Infinity;
@@ -39,6 +45,8 @@ export class WallTile {
   /** Its state has been read from its process facts at least once (or it has exited). */
   known = false;
   #probed: { status: WatchStatus; at: number } | null = null;
+  /** When its facts were last read (performance.now()). */
+  probedAt = -Infinity;
   #sig: string;
   #mark: WatchMark | null | undefined = undefined;
   #version: number | null = null;
@@ -65,19 +73,20 @@ export class WallTile {
     const fromTmux = { state: tmux.state, command: tmux.command, exit_code: tmux.exit_code, needs_person: false };
     if (tmux.state === "exited") return { ...fromTmux, needs_person: !!tmux.exit_code };
     if (this.#probed && this.#probed.at >= this.changedAt) return this.#probed.status;
-    if (now - this.changedAt < QUIET_MS) return { ...fromTmux, state: "running" };
+    if (!this.#quiet(now)) return { ...fromTmux, state: "running" };
     return this.#probed?.status ?? fromTmux;
   }
 
   /** Whether its facts should be read now (never for an exited pane, nor twice at once). */
   probeDue(now: number): boolean {
-    if (this.probing || this.pane.state === "exited" || now - this.changedAt < QUIET_MS) return false;
+    if (this.probing || this.pane.state === "exited" || !this.#quiet(now)) return false;
+    if (this.#probed !== null && now - this.probedAt < PROBE_GAP_MS) return false;
     return this.#probed === null || this.#probed.at < this.changedAt || now - this.#probed.at >= RECHECK_MS;
   }
 
   async probe(question: boolean): Promise<void> {
     this.probing = true;
-    const at = performance.now();
+    const at = this.probedAt = performance.now();
     try {
       const status = await this.backend.probe(this.pane.pane_id, question);
       if (status && !this.#closed) this.#probed = { status, at };
@@ -141,6 +150,11 @@ export class WallTile {
     const mark = this.#mark;
     if (mark && this.#version === null) this.#version = await mark.version().catch(() => null);
     return mark;
+  }
+
+  /** No output seen for QUIET_MS, and for three looks: a pane that writes on is never taken for a quiet one. */
+  #quiet(now: number): boolean {
+    return now - this.changedAt >= Math.max(QUIET_MS, 3 * this.lookEvery);
   }
 
   #wrote(): void {
