@@ -116,12 +116,7 @@ for (let i = 0; i < 16; i++) {
 }
 const tmuxPid = Number((await server.tmux("display-message", "-p", "#{pid}")).stdout.trim());
 await using browser = await Browser.launch();
-await browser.send("Emulation.setDeviceMetricsOverride", {
-  width: 1500,
-  height: 900,
-  deviceScaleFactor: 1,
-  mobile: false,
-});
+await browser.viewport(1500, 900);
 await browser.send("Page.addScriptToEvaluateOnNewDocument", { source: PROBE });
 
 // 2. The wall open on quiet panes.

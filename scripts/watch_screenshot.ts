@@ -12,12 +12,7 @@ const out = Deno.args[0] ?? new URL("../docs/watch_wall.png", import.meta.url).p
 await using server = await HttpMcpServer.start();
 const scene = await buildScene(server);
 await using browser = await Browser.launch();
-await browser.send("Emulation.setDeviceMetricsOverride", {
-  width: 1500,
-  height: 900,
-  deviceScaleFactor: 1,
-  mobile: false,
-});
+await browser.viewport(1500, 900);
 await browser.navigate(`${server.url}/watch`);
 // Every tile drawn, the question and the exit shown.
 await browser.until(

@@ -54,12 +54,7 @@ Deno.test("watch wall: 12 panes of three agents fit 1500×900; names, waiting an
   await using server = await HttpMcpServer.start({ token: TOKEN });
   const scene = await buildScene(server, { authorization: `Bearer ${TOKEN}` });
   await using browser = await Browser.launch();
-  await browser.send("Emulation.setDeviceMetricsOverride", {
-    width: 1500,
-    height: 900,
-    deviceScaleFactor: 1,
-    mobile: false,
-  });
+  await browser.viewport(1500, 900);
   await browser.navigate(`${server.url}/watch?token=${TOKEN}`);
 
   // With no click: every pane a tile showing its latest lines, the question and the exit marked.
@@ -162,12 +157,7 @@ Deno.test("watch wall: past 16 panes the least recently active fold into a list,
     panes.push(pane.pane_id);
   }
   await using browser = await Browser.launch();
-  await browser.send("Emulation.setDeviceMetricsOverride", {
-    width: 1500,
-    height: 900,
-    deviceScaleFactor: 1,
-    mobile: false,
-  });
+  await browser.viewport(1500, 900);
   await browser.navigate(`${server.url}/watch`);
   await browser.until(`document.querySelectorAll("#tiles article.tile").length === 16`, 30_000);
   // Each pane writes in turn, the first one first: the two that wrote longest ago fold, the later of them on top.

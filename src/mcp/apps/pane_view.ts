@@ -29,7 +29,7 @@ export const PANE_VIEW_META = Object.freeze({ ui: Object.freeze({ resourceUri: P
 // complete lines written since and the unfinished last line (`pending`), which is drawn and then
 // drawn over when it comes again complete. Polled every 400 ms while the view is shown: a view
 // cannot be pushed to, and capture_since is one cheap tmux call. The badge is the pane's state as
-// /watch shows it (pane_state's status), read every 2 s; without pane_state (core profile) it stays hidden.
+// /watch shows it (pane_state's status); without pane_state (core profile) it stays hidden.
 const VIEW_JS = `"use strict";
 (() => {
   const { App } = globalThis.McpExtApps;
@@ -52,26 +52,34 @@ const VIEW_JS = `"use strict";
     return result.structuredContent;
   }
 
+  // The state is read (pane_state: a look at the pane's processes) once its output has been quiet for
+  // 1 s after it changed, and every 15 s otherwise: a chat full of views costs little.
   async function watchState(me) {
+    let readAt = -Infinity;
     while (following === me) {
-      let result;
-      try {
-        result = await app.callServerTool({ name: "pane_state", arguments: { pane_id: me.paneId } });
-      } catch {
-        badge.hidden = true;
-        return;
+      const now = performance.now();
+      const due = readAt === -Infinity || (me.wroteAt > readAt && now - me.wroteAt >= 1000) || now - readAt >= 15000;
+      if (due) {
+        readAt = now;
+        let result;
+        try {
+          result = await app.callServerTool({ name: "pane_state", arguments: { pane_id: me.paneId } });
+        } catch {
+          badge.hidden = true;
+          return;
+        }
+        if (following !== me) return;
+        const s = result.structuredContent && result.structuredContent.status;
+        const gone = result.isError && /PANE_NOT_FOUND|not found|no such pane/i.test(JSON.stringify(result.content));
+        if (!s && !gone) { badge.hidden = true; return; }
+        const shown = s || { state: "gone", command: null, exit_code: null, needs_person: false };
+        badge.textContent = statusText(shown);
+        badge.dataset.state = shown.state;
+        badge.dataset.needs = shown.needs_person ? "true" : "false";
+        badge.hidden = false;
+        if (gone) return;
       }
-      if (following !== me) return;
-      const s = result.structuredContent && result.structuredContent.status;
-      const gone = result.isError && /PANE_NOT_FOUND|not found|no such pane/i.test(JSON.stringify(result.content));
-      if (!s && !gone) { badge.hidden = true; return; }
-      const shown = s || { state: "gone", command: null, exit_code: null, needs_person: false };
-      badge.textContent = statusText(shown);
-      badge.dataset.state = shown.state;
-      badge.dataset.needs = shown.needs_person ? "true" : "false";
-      badge.hidden = false;
-      if (gone) return;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
 
@@ -80,7 +88,7 @@ const VIEW_JS = `"use strict";
   }
 
   async function follow(paneId) {
-    const me = following = { paneId };
+    const me = following = { paneId, wroteAt: -Infinity };
     document.body.dataset.pane = paneId;
     status.textContent = paneId;
     watchState(me);
@@ -109,8 +117,16 @@ const VIEW_JS = `"use strict";
       }
       cursor = next.cursor;
       const lines = next.text === "" ? [] : next.text.replace(/\\n$/, "").split("\\n");
-      if (next.lines_missed) { term.reset(); term.write(lines.join("\\r\\n")); continue; }
-      if (lines.length > 0 || next.pending !== pending) draw(lines, next.pending || "");
+      if (next.lines_missed) {
+        term.reset();
+        term.write(lines.join("\\r\\n"));
+        me.wroteAt = performance.now();
+        continue;
+      }
+      if (lines.length > 0 || next.pending !== pending) {
+        draw(lines, next.pending || "");
+        me.wroteAt = performance.now();
+      }
       pending = next.pending || "";
     }
   }
