@@ -28,7 +28,7 @@ export async function createWindow(workspace: Workspace, options: NewWindow): Pr
 
 /** Guarded like kill-session: a session's last window takes the session with it. */
 export async function killWindow(tmux: TmuxServer, window: WindowInfo): Promise<void> {
-  await tmux.sessionGuard.run(() => tmux.run("kill-window", "-t", window.windowId));
+  await tmux.guarded([["kill-window", "-t", window.windowId]]);
 }
 
 export async function renameWindow(tmux: TmuxServer, window: WindowInfo, name: string): Promise<void> {
@@ -37,7 +37,7 @@ export async function renameWindow(tmux: TmuxServer, window: WindowInfo, name: s
 
 /** Makes the window its session's current window (what an attached person sees). */
 export async function selectWindow(tmux: TmuxServer, window: WindowInfo): Promise<void> {
-  await tmux.run("select-window", "-t", `${window.sessionId}:${window.index}`);
+  await tmux.guarded([["select-window", "-t", `${window.sessionId}:${window.index}`]]);
 }
 
 export async function selectLayout(tmux: TmuxServer, window: WindowInfo, layout: string): Promise<void> {
@@ -57,5 +57,5 @@ export async function resizeWindow(tmux: TmuxServer, window: WindowInfo, width?:
 export async function moveWindow(tmux: TmuxServer, window: WindowInfo, session: SessionInfo, index?: number) {
   const from = `${window.sessionId}:${window.index}`;
   const to = `${session.sessionId}:${index ?? ""}`;
-  await tmux.sessionGuard.run(() => tmux.run("move-window", "-d", "-s", from, "-t", to));
+  await tmux.guarded([["move-window", "-d", "-s", from, "-t", to]]);
 }

@@ -4,16 +4,16 @@
  * the MCP App's badge, pane_state), from tmux's pane fields and the OS's process facts.
  */
 import type { TmuxServer } from "../../tmux/server.ts";
-import type { ProcReader } from "./proc_reader.ts";
 import {
   asksForInput,
   atShellPrompt,
   type PaneProcess,
   paneProcess,
   processExists,
+  type ProcessFacts,
   readProcState,
   SHELLS,
-} from "./procstate.ts";
+} from "../facts/mod.ts";
 
 export type PaneState = "running" | "idle" | "waiting" | "exited" | "gone";
 
@@ -87,24 +87,24 @@ export interface ProbeOptions {
 }
 
 /**
- * Reads the pane's process facts (through its host's `reader` and `tmux`) and its status: one snapshot,
+ * Reads the pane's process facts (through its host's `facts` and `tmux`) and its status: one snapshot,
  * plus one with the terminal's modes when /proc cannot tell whether a program in front reads the
  * terminal (poll/epoll), as `execute_command`'s probe asks.
  */
 export async function probePaneStatus(
-  reader: ProcReader,
+  facts: ProcessFacts,
   tmux: TmuxServer,
   pane: StatusPane & { paneId: string },
   options: ProbeOptions = {},
 ): Promise<{ process: PaneProcess; status: PaneStatus }> {
-  const process = await paneProcess(reader, pane);
+  const process = await paneProcess(facts, pane);
   let unfinishedLine = false;
   const proc = process.proc;
   if (proc && proc.waitingForInput === null && proc.fgPid !== pane.pid) {
     unfinishedLine = await cursorAfterText(tmux, pane.paneId).catch(() => false);
     if (unfinishedLine) {
-      const files = await reader.snapshot(pane.pid!, { terminal: true });
-      if (processExists(files, pane.pid!) === true) process.proc = readProcState(files, pane.pid!);
+      const look = await facts.look(pane.pid!, { terminal: true });
+      if (processExists(look, pane.pid!) === true) process.proc = readProcState(look, pane.pid!);
     }
   }
   return { process, status: paneStatus(pane, process, { unfinishedLine, question: options.question }) };
