@@ -28,6 +28,11 @@ Deno.test("watch page: a tile shows a pane's earlier output, then new output liv
   await ok(client, "execute_command", { pane_id: "web", command: "echo EARLIER-OUTPUT" });
 
   await using browser = await Browser.launch();
+  // Every event stream the page opens, to see it closed while the page is hidden.
+  await browser.send("Page.addScriptToEvaluateOnNewDocument", {
+    source: "globalThis.__streams = []; const Source = EventSource; " +
+      "globalThis.EventSource = class extends Source { constructor(...a) { super(...a); __streams.push(this); } };",
+  });
   await browser.navigate(`${server.url}/watch?token=${TOKEN}`);
   // The token went into a cookie and out of the address bar.
   assert.equal(
@@ -62,6 +67,19 @@ Deno.test("watch page: a tile shows a pane's earlier output, then new output liv
   await browser.until(`${focusText}.includes("FOCUSED-49")`);
   await browser.evaluate(`document.getElementById("focus-close").click()`);
   await browser.until(`document.getElementById("focus").hidden`);
+
+  // A hidden page (another tab) holds no stream; shown again, it opens one and is live again.
+  const hide = (hidden: boolean) =>
+    browser.evaluate(
+      `Object.defineProperty(document, "hidden", { configurable: true, get: () => ${hidden} }); ` +
+        `document.dispatchEvent(new Event("visibilitychange")); 0`,
+    );
+  await hide(true);
+  assert.equal(await browser.evaluate(`__streams.every((s) => s.readyState === EventSource.CLOSED)`), true);
+  await hide(false);
+  assert.equal(await browser.evaluate(`__streams.filter((s) => s.readyState !== EventSource.CLOSED).length`), 1);
+  await ok(client, "send_keys", { pane_id: "web", text: "echo SHOWN-$((8*8))", enter: true });
+  await browser.until(`${tileText(pane.pane_id)}.includes("SHOWN-64")`);
   await client.close();
 });
 
