@@ -16,6 +16,7 @@ import { RecentPanes } from "./recent_panes.ts";
 import { encodeMarks, type Launch, type ShellIntegration } from "../integration/mod.ts";
 import { paneEnvironment } from "./pane_env.ts";
 import { confirmStarted, GATE_SCRIPT, gateChannel, lockCommand, releaseGate } from "./gate.ts";
+import { AGENT_OPTION, type AgentName, encodeAgent } from "./agent_name.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -90,6 +91,8 @@ export class Workspace {
   #reapingAgain = false;
   #defaultPane: Promise<unknown> = Promise.resolve();
   #ended: Promise<void> | null = null;
+  /** The agent whose calls create this workspace's panes (set by its owner), stored on each pane. */
+  agent: AgentName | null = null;
 
   constructor(
     private readonly config: Readonly<Config>,
@@ -218,6 +221,7 @@ export class Workspace {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_name", encodeName(options.name)]);
     }
     if (launch) setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_marks", encodeMarks(launch.marks)]);
+    if (this.agent) setups.push(["set-option", "-p", "-t", pane.paneId, AGENT_OPTION, encodeAgent(this.agent)]);
     // The user's shell is starting: its start-up files may run programs for a while (see exec's prompt wait).
     const shellSince = options.argv === undefined && options.command === undefined ? Date.now() : null;
     if (shellSince !== null) {
@@ -248,6 +252,7 @@ export class Workspace {
         logPath,
         marks: launch?.marks ?? null,
         shellSince,
+        agent: this.agent,
       },
       logPath,
     };

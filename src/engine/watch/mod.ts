@@ -17,3 +17,13 @@ export { captureSince, cursorNow, cursorStart, decodeCursor, type SinceResult } 
 export { type ReplDeps, type ReplTurn, runInRepl } from "./repl.ts";
 export { awaitReplPrompt } from "./repl_ready.ts";
 export { type PaneEnd, PaneEnds, type PaneExit } from "./pane_ends.ts";
+export {
+  type PaneState,
+  type PaneStatus,
+  paneStatus,
+  type ProbeOptions,
+  probePaneStatus,
+  type StatusFacts,
+  type StatusPane,
+  statusText,
+} from "./pane_status.ts";
