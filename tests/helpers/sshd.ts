@@ -228,7 +228,16 @@ export class SshLab {
       this.sshd.kill("SIGTERM");
     } catch { /* gone */ }
     await this.sshd.status;
-    await Deno.remove(this.dir, { recursive: true });
+    // Link scripts of links that just ended may still be finishing there (their fifos' directory, the
+    // lock): they end within moments of their tmux server.
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await Deno.remove(this.dir, { recursive: true });
+      } catch (error) {
+        if (attempt === 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 }
 
