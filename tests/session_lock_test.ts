@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ControlClient } from "../src/tmux/control.ts";
 import { TmuxServer } from "../src/tmux/server.ts";
 import { SessionTaps } from "../src/engine/output/session_taps.ts";
+import { linkScript, LOCK_FUNCTIONS } from "../src/tmux/host_session_lock.ts";
 import { tmuxAt, until } from "./helpers/harness.ts";
 
 /**
@@ -92,5 +93,21 @@ Deno.test("control clients dropped by a dying server end under the lock while ot
   } finally {
     await tmuxAt(`${dir}/s`, "kill-server");
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/**
+ * The link script goes to the user's login shell inside `sh -c '…'` over ssh: none of sh, bash,
+ * zsh, fish, csh or tcsh may meet a `'`, a `\`, a newline or a `%` there, nor a `!` that an
+ * interactive csh would expand (`$!` is safe: `-c` shells expand no history).
+ */
+Deno.test("the link script and the lock functions are one line that every login shell passes through unchanged", async () => {
+  const script = linkScript({ session: "tmuxwright-link-x", client: "tmux -u -C attach", makeHub: true });
+  for (const text of [LOCK_FUNCTIONS, script]) assert.doesNotMatch(text, /['\\%\n]|[^$]!/);
+  for (const shell of ["/bin/sh", "/usr/bin/bash", "/usr/bin/zsh", "/usr/bin/fish", "/usr/bin/tcsh"]) {
+    const passed = await new Deno.Command(shell, { args: ["-c", `printf '%s' '${script}'`] }).output();
+    assert.equal(new TextDecoder().decode(passed.stdout), script, shell);
+    const parsed = await new Deno.Command("sh", { args: ["-n", "-c", script] }).output();
+    assert.equal(parsed.code, 0, new TextDecoder().decode(parsed.stderr));
   }
 });

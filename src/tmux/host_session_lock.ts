@@ -34,7 +34,8 @@ export const LOCK_FUNCTIONS = [
   // A holder is gone when its pid is, or when the lock is over a minute old (every holder lets go within seconds).
   'tw_stale() { o=$(readlink "$1" 2>/dev/null) || return 1; kill -0 "${o#pid:}" 2>/dev/null || return 0; ' +
   '[ -n "$(find "$1" -mmin +1 2>/dev/null)" ]; }',
-  'tw_lock() { g=0; i=0; while [ "$i" -lt "$1" ]; do ln -s "pid:$$" "$L" 2>/dev/null && { g=1; return 0; }; ' +
+  // A directory where no lock can be made (not this user's to write) cannot be waited on: the step goes ahead.
+  'tw_lock() { g=0; i=0; [ -w "$d" ] || return 0; while [ "$i" -lt "$1" ]; do ln -s "pid:$$" "$L" 2>/dev/null && { g=1; return 0; }; ' +
   'if tw_stale "$L"; then if ln -s "pid:$$" "$L.break" 2>/dev/null; then ' +
   '[ "$(readlink "$L" 2>/dev/null)" = "$o" ] && rm -f "$L"; rm -f "$L.break"; ' +
   'elif tw_stale "$L.break"; then rm -f "$L.break"; fi; fi; i=$((i + 1)); sleep 0.02; done; return 1; }',

@@ -24,8 +24,11 @@ export async function openLocalLink(
   const dir = await Deno.makeTempDir({ dir: root, prefix: "link-" });
   const [input, output, errors] = ["in", "out", "err"].map((name) => join(dir, name));
   const client = shWords(["tmux", ...UTF8, ...socketArgs, ...attachArgs]);
+  // The directory goes with the script's end too: a server that was killed cannot remove it.
   const script = `exec <${shWord(input)} >${shWord(output)} 2>${shWord(errors)}; ` +
-    `rm -f ${shWord(input)} ${shWord(output)}; ${linkScript({ session, client, makeHub: false })}`;
+    `rm -f ${shWord(input)} ${shWord(output)}; ${linkScript({ session, client, makeHub: false })} rm -rf ${
+      shWord(dir)
+    }`;
   const started = await tmuxOneShot([
     ...socketArgs,
     "run-shell",
