@@ -1,17 +1,17 @@
 import { ConfigError, helpText, loadConfig } from "./src/config.ts";
 import { VERSION } from "./src/version.ts";
-import { dropSshUnlessHosts } from "./src/config/hosts.ts";
+import { dropUnusedLinkGrants } from "./src/config/hosts.ts";
 
 // Each command loads only its own modules: a stdio server never loads the HTTP transport, the
 // bridge or the CLI helpers (start-up time is spent loading modules; docs/BENCHMARKS.md, Core).
 async function main(argv: string[]): Promise<number | null> {
   // The bridge reads the old bridge's environment and flags (its --http is a switch, not a port).
   if (argv[0] === "bridge") {
-    dropSshUnlessHosts([]); // the bridge never reaches other hosts
+    dropUnusedLinkGrants([]); // the bridge never reaches other hosts
     return await (await import("./src/transports/bridge.ts")).runBridge(argv.slice(1));
   }
   const config = loadConfig(argv);
-  dropSshUnlessHosts(config.hosts);
+  dropUnusedLinkGrants(config.hosts);
   switch (config.command) {
     case "help":
       console.log(helpText());

@@ -6,22 +6,25 @@
  * - files: `--allow-read --allow-write` without paths. The state directory is chosen per user and
  *   per run (--state-dir, TMUXWRIGHT_STATE_DIR, XDG_STATE_HOME, HOME), which the build machine
  *   cannot know; the server checks its own paths (snapshot files, the state directory) itself.
- * - programs: `--allow-run=tmux,ssh`. ssh is needed only with hosts; the server revokes it at
- *   start-up when none is configured (main.ts, dropSshUnlessHosts).
+ * - programs: `--allow-run=tmux,ssh,podman,docker`, and the variables a container runtime gets
+ *   (DOCKER_HOST, CONTAINER_HOST, DOCKER_CONTEXT). Each program is needed only by hosts reached
+ *   with it; the server revokes at start-up every one no configured host uses, and the variables
+ *   when no container is configured (main.ts, dropUnusedLinkGrants).
  *
  * For file confinement run the npm package or `deno task start`, whose flags are computed per run.
  * `deno compile` downloads Deno's runtime for each target: machines that cannot reach Deno's
  * download host cannot build these.
  */
 import { ENV_NAMES, NET_HOSTS, RUNTIME_FLAGS } from "../src/launcher/mod.ts";
+import { RUNTIME_ENV } from "../src/tmux/link_command.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
 /** The permissions baked into every compiled binary (tests/sandbox_permissions_test.ts compares them to the launcher's). */
 export const COMPILE_FLAGS = [
   ...RUNTIME_FLAGS.filter((flag) => flag !== "--quiet"),
-  "--allow-run=tmux,ssh",
-  `--allow-env=${ENV_NAMES.join(",")}`,
+  "--allow-run=tmux,ssh,podman,docker",
+  `--allow-env=${[...ENV_NAMES, ...RUNTIME_ENV].join(",")}`,
   "--allow-read",
   "--allow-write",
   `--allow-net=${NET_HOSTS.join(",")}`,

@@ -3,12 +3,12 @@ import { AuditLog, AuditOpenError } from "./audit/audit.ts";
 import { ConfigError } from "./config.ts";
 import { prepareDirectories, reason } from "./state_dir.ts";
 import { TmuxServer, type TmuxStatus } from "./tmux/server.ts";
-import { SessionGuard } from "./tmux/session_guard.ts";
 import { PaneSetWatcher, Paster, Workspace, WorkspaceOwner } from "./engine/panes/mod.ts";
-import { newInstanceId, sessionGuardPath } from "./engine/workspaces/mod.ts";
+import { linkDir, newInstanceId } from "./engine/workspaces/mod.ts";
 import { logDir, OutputSpool, PaneOutput, RemoteLogs } from "./engine/output/mod.ts";
 import { Executor, type JobTable, ProcessManager } from "./engine/exec/mod.ts";
-import { PaneEnds, ProcReader } from "./engine/watch/mod.ts";
+import { PaneEnds } from "./engine/watch/mod.ts";
+import { ProcessFacts } from "./engine/facts/mod.ts";
 import { ScreenRenderer } from "./engine/screen/mod.ts";
 import { BufferRegistry } from "./engine/buffers/mod.ts";
 import { Channels } from "./engine/channels/mod.ts";
@@ -31,7 +31,7 @@ import { CommandJudge } from "./policy/mod.ts";
 export interface HostServices {
   readonly tmux: TmuxServer;
   readonly output: PaneOutput;
-  readonly proc: ProcReader;
+  readonly proc: ProcessFacts;
   readonly executor: Executor;
   readonly processes: ProcessManager;
   readonly jobs: JobTable;
@@ -62,8 +62,8 @@ export interface App extends HostServices {
   readonly output: PaneOutput;
   /** Budgeted output of panes without a log, readable with read_logs (byte mode). */
   readonly spool: OutputSpool;
-  /** Process facts from /proc, read through tmux (the sandbox does not let Deno read /proc). */
-  readonly proc: ProcReader;
+  /** Process facts (/proc or ps), read through tmux (the sandbox lets Deno read neither). */
+  readonly proc: ProcessFacts;
   /** Commands typed into panes' shells, one at a time per pane. */
   readonly executor: Executor;
   /** Long-running processes: started, awaited until ready, stopped with proof. */
@@ -110,8 +110,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   events.subscribe((event) => event.kind === "log" && console.error(stderrLine(event)));
   const integration = new ShellIntegration(config.stateDir);
   // The link's control connection attaches to the process owner's workspace, prepared on every connect.
-  const guard = new SessionGuard(sessionGuardPath(config.stateDir));
-  const tmux: TmuxServer = new TmuxServer(config.socketArgs, () => workspace.prepare(), guard);
+  const tmux: TmuxServer = new TmuxServer(config.socketArgs, () => workspace.prepare(), linkDir(config.stateDir));
   let slots = 1; // session names: the process owner has slot 1, each session owner the next
   const workspaceFor = (instance: string, hub: boolean, host: string): Workspace => {
     if (host !== "local") {
@@ -128,7 +127,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
   const paneSet = new PaneSetWatcher(tmux, events);
   const output = new PaneOutput(tmux, logDir(config.stateDir));
   const spool = new OutputSpool();
-  const proc = new ProcReader(tmux, config.stateDir);
+  const proc = new ProcessFacts(tmux, config.stateDir, config.processFacts);
   const paneEnds = new PaneEnds(tmux);
   const executor = new Executor(tmux, output, config.stateDir, spool, proc, gate, paneEnds);
   const buffers = new BufferRegistry(tmux, config.pid);
@@ -172,7 +171,7 @@ export async function createApp(config: Readonly<Config>): Promise<App> {
     if (!services) {
       const link = hosts.link(name); // HOST_NOT_CONFIGURED for anything else
       const hostOutput = new PaneOutput(link, logDir(config.stateDir));
-      const hostProc = new ProcReader(link, config.stateDir);
+      const hostProc = new ProcessFacts(link, config.stateDir, config.processFacts);
       const hostEnds = new PaneEnds(link);
       const hostExecutor = new Executor(link, hostOutput, config.stateDir, spool, hostProc, gate, hostEnds);
       services = {
@@ -269,7 +268,8 @@ function stderrLine(event: LogEvent): string {
 function logTmuxStatus(events: ServerEvents, status: TmuxStatus, host = "local"): void {
   const on = host === "local" ? "" : ` to host ${host}`;
   if (status.kind === "connected" && status.reconnect) {
-    events.log("info", "tmux", `control connection${on} re-established`);
+    const restarted = status.restarted ? ` (its tmux server was restarted: the panes from before are gone)` : "";
+    events.log("info", "tmux", `control connection${on} re-established${restarted}`);
   }
   if (status.kind === "lost") events.log("warning", "tmux", `control connection${on} lost: ${status.reason}`);
   if (status.kind === "slow") events.log("notice", "tmux", `slow tmux command: ${status.command} took ${status.ms} ms`);

@@ -16,7 +16,7 @@ import {
   tlsFiles,
   validPrefix,
 } from "./config/values.ts";
-import { type HostEntry, parseHostFlags, parseSshConfig, sshPermissionProblem } from "./config/hosts.ts";
+import { type HostEntry, linkPermissionProblem, parseHostFlags, parseSshConfig } from "./config/hosts.ts";
 import { loadPolicy, type Policy, PolicyFileError } from "./policy/mod.ts";
 
 /** The configuration's parts live in `config/`; this file is their door. */
@@ -63,6 +63,8 @@ export interface Config {
   sharedWorkspace: boolean;
   stateDir: string;
   tmuxConfig: string | null;
+  /** Where process facts come from; null: /proc where the host has it, else ps. */
+  processFacts: "proc" | "ps" | null;
   historyLimit: number;
   /** Log rotation: segment size, full segments kept, days logs of gone servers are kept. */
   logMaxBytes: number;
@@ -262,6 +264,9 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     sharedWorkspace: truthy(values["shared-workspace"]),
     stateDir,
     tmuxConfig: absolute("--tmux-config", values["tmux-config"]),
+    processFacts: values["process-facts"] === undefined
+      ? null
+      : oneOf("--process-facts", String(values["process-facts"]), ["proc", "ps"] as const),
     historyLimit,
     logMaxBytes,
     logKeep,
@@ -284,8 +289,8 @@ export function loadConfig(argv: readonly string[]): Readonly<Config> {
     paneEnv: paneEnvFrom(parsed.values["pane-env"] as string[] | undefined),
     policy: command === "serve" || command === "doctor" ? policyFrom(values.policy as string | undefined) : null,
   };
-  const sshProblem = command === "help" || command === "version" ? null : sshPermissionProblem(hosts);
-  if (sshProblem) throw new ConfigError(sshProblem);
+  const linkProblem = command === "help" || command === "version" ? null : linkPermissionProblem(hosts);
+  if (linkProblem) throw new ConfigError(linkProblem);
   // Paths outside the Deno permissions fail here, naming the flag to add, not at the first tool call.
   const sandboxProblem = command === "serve" ? sandboxPathProblem(writtenPaths(config)) : null;
   if (sandboxProblem) throw new ConfigError(sandboxProblem);

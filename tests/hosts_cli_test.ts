@@ -36,6 +36,12 @@ Deno.test({
         assert.match(ok.stdout, /^ok {3}connection and host key: ssh reached alpha/m);
         assert.match(ok.stdout, /^ok {3}tmux on alpha: 3\.\d\w* \(need 3\.2 or newer\), server .*tmux-alpha/m);
         assert.match(ok.stdout, /^ok {3}commands on alpha through the connection/m);
+        // The lab's hosts are this Linux machine's: /proc, unless the run forces ps.
+        const forced = Deno.env.get("TMUXWRIGHT_PROCESS_FACTS") === "ps";
+        assert.match(
+          ok.stdout,
+          forced ? /^ok {3}process facts on alpha: ps \(forced\)$/m : /^ok {3}process facts on alpha: proc \(/m,
+        );
         // The doctor's own session is gone afterwards.
         const sessions = await lab.remoteTmux("alpha", "list-sessions", "-F", "#{session_name}");
         assert.ok(!sessions.stdout.includes("tmuxwright-link-doctor"), sessions.stdout);

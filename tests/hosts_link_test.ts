@@ -3,7 +3,7 @@ import { HostRegistry, type HostRegistryOptions } from "../src/engine/hosts/mod.
 import { type ToolError, toToolError } from "../src/engine/errors.ts";
 import { TmuxServer } from "../src/tmux/server.ts";
 import { SshLab } from "./helpers/sshd.ts";
-import { ProcReader } from "../src/engine/watch/mod.ts";
+import { ProcessFacts } from "../src/engine/facts/mod.ts";
 
 const LAB_HOSTS = ["alpha", "beta", "stranger", "changed", "notmux", "oldtmux", "nowhere"];
 
@@ -76,7 +76,7 @@ Deno.test({
         await assert.rejects(alpha.runShell("date +%s"), RangeError);
       });
 
-      await t.step("a remote pane's /proc facts are read through the link, not from local files", async () => {
+      await t.step("a remote pane's process facts are read through the link, not from local files", async () => {
         const alpha = hosts.link("alpha");
         await alpha.run("new-window", "-d", "-n", "proc", "exec sleep 600");
         const [pid] = await alpha.run("display-message", "-p", "-t", ":proc", "#{pane_pid}");
@@ -89,16 +89,20 @@ Deno.test({
         const stateDir = await Deno.makeTempDir({ prefix: "tw-hosts-proc-" });
         const before = lab.relay("alpha").connections;
         try {
-          const files = await new ProcReader(LOCAL, stateDir).snapshot(Number(pid), { link: alpha, terminal: true });
-          assert.ok(files.has("ok"), [...files.keys()].join(","));
-          assert.match(files.get(`/proc/${pid}/stat`) ?? "", new RegExp(`^${pid} \\(sleep\\) S`));
-          assert.match(files.get("stty") ?? "", /icanon/);
+          // Both backends, whichever the test run forces: the look runs on the host.
+          for (const backend of ["proc", "ps"] as const) {
+            const look = await new ProcessFacts(alpha, stateDir, backend).look(Number(pid), { terminal: true });
+            assert.equal(look.ran, true, backend);
+            const fact = look.facts.get(Number(pid));
+            assert.deepEqual([fact?.comm, fact?.state], ["sleep", "S"], `${backend}: ${JSON.stringify(fact)}`);
+            assert.match(look.terminalModes ?? "", /icanon/, backend);
+          }
           assert.equal(lab.relay("alpha").connections, before);
-          // Nothing was written locally: the snapshot came back as the script's output.
+          // Nothing was written locally: the looks came back as the script's output.
           assert.deepEqual([...Deno.readDirSync(stateDir)], []);
         } finally {
           await Deno.remove(stateDir, { recursive: true });
-          await alpha.run("kill-window", "-t", ":proc");
+          await alpha.guarded([["kill-window", "-t", ":proc"]]);
         }
       });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HOST_LOCK_FILE } from "../src/tmux/host_session_lock.ts";
+import { HOST_LOCK_NAME } from "../src/tmux/host_session_lock.ts";
 import { TestServer, until } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
 import type { ExecResult, LogTail } from "./helpers/results.ts";
@@ -198,7 +198,7 @@ Deno.test({
           const socketDir = (await lab.remoteTmux("alpha", "display-message", "-p", "#{socket_path}")).stdout.trim()
             .replace(/\/[^/]*$/, "");
           const files = [...Deno.readDirSync(socketDir)].filter((e) =>
-            e.name.startsWith("tmuxwright-") && e.name !== HOST_LOCK_FILE
+            e.name.startsWith("tmuxwright-") && !e.name.startsWith(HOST_LOCK_NAME)
           );
           // Command files, and the directory of the shell integration's start-up files.
           const commandFiles = files.filter((e) => e.isFile);
@@ -283,7 +283,7 @@ Deno.test({
           (left) => !/^web$/m.test(left.stdout),
         );
         const files = [...Deno.readDirSync(socketDir)].filter((e) =>
-          e.name.startsWith("tmuxwright-") && e.name !== HOST_LOCK_FILE
+          e.name.startsWith("tmuxwright-") && !e.name.startsWith(HOST_LOCK_NAME)
         );
         assert.deepEqual(files, [], "its command files are removed");
       });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HOST_LOCK_FILE } from "../src/tmux/host_session_lock.ts";
+import { HOST_LOCK_NAME } from "../src/tmux/host_session_lock.ts";
 import { TestServer, until } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
 import type { ExecResult } from "./helpers/results.ts";
@@ -98,7 +98,7 @@ Deno.test({
         await until(
           () =>
             [...Deno.readDirSync(socketDir)].filter((e) =>
-              e.name.startsWith("tmuxwright-") && e.name !== HOST_LOCK_FILE
+              e.name.startsWith("tmuxwright-") && !e.name.startsWith(HOST_LOCK_NAME)
             ).map((e) => e.name),
           (left) => left.length === 0,
         );

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { HostRegistry } from "../src/engine/hosts/registry.ts";
+import { LOCK_FUNCTIONS } from "../src/tmux/host_session_lock.ts";
 import { until } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
 
@@ -36,7 +37,7 @@ Deno.test({
       const made = await new Deno.Command("sh", {
         args: [
           "-c",
-          'exec flock "$TMUX_TMPDIR/tmux-$(id -u)/tmuxwright-sessions.lock" "$@"',
+          `${LOCK_FUNCTIONS}; tw_lock 500 || exit 75; "$@"; s=$?; tw_unlock; exit "$s"`,
           "sh",
           ...["tmux", "new-session", "-d", "-s", hub, ";", "set-option", "-t", `=${hub}:`, "@tmuxwright_lease", "1"],
         ],
@@ -120,18 +121,15 @@ Deno.test({
       hubSession: "tmuxwright-link-busy",
       lease: { ttlSec: 1, onReaped: () => {} }, // a renewal (and a reaping) every 333 ms
     });
-    // Someone holds the host's lock for 8 s (another server's step, slow on a loaded host).
-    const held = new Deno.Command("sh", {
-      args: [
-        "-c",
-        'd="$TMUX_TMPDIR/tmux-$(id -u)"; mkdir -p -m 700 "$d" && exec flock "$d/tmuxwright-sessions.lock" sleep 8',
-      ],
-      env: { TMUX_TMPDIR: lab.tmuxTmpdir("alpha") },
-    }).spawn();
     try {
-      await new Promise((resolve) => setTimeout(resolve, 200)); // the holder has it
       const link = registry.link("alpha");
-      await link.connect(); // its own attach waits for the lock at most 3 s, then goes unguarded
+      await link.connect();
+      // Someone holds the host's lock for 5 s (another server's step, slow on a loaded host).
+      const held = new Deno.Command("sh", {
+        args: ["-c", `${LOCK_FUNCTIONS}; tw_lock 500 && sleep 5; tw_unlock`],
+        env: { TMUX_TMPDIR: lab.tmuxTmpdir("alpha") },
+      }).spawn();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the holder has it
       let slowest = 0;
       for (const until = performance.now() + 4_000; performance.now() < until;) {
         const started = performance.now();
@@ -139,10 +137,106 @@ Deno.test({
         slowest = Math.max(slowest, performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      await held.status;
       assert.ok(slowest < 1_000, `a command waited ${Math.round(slowest)} ms behind the renewal`);
     } finally {
-      await held.status;
       await registry.close();
+      await lab.close();
+    }
+  },
+});
+
+/**
+ * A server killed mid-work, or a dropped connection, ends its link with nobody to say goodbye:
+ * ssh dies, and its client on the host ends. The link script there sees its input end and ends
+ * the client under the host's lock; a client whose input was ssh's own would end at once,
+ * unguarded, while other links attach (a tmux 3.3a crash). Here links are dropped (ssh killed)
+ * while others connect and end cleanly, on one host.
+ */
+Deno.test({
+  name: "links dropped by a killed ssh end under the host's lock while others attach",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    const pidOfHost = async () => (await lab.remoteTmux("alpha", "display-message", "-p", "#{pid}")).stdout.trim();
+    const registries: HostRegistry[] = [];
+    try {
+      const keeper = new HostRegistry(null, {
+        hosts: [{ name: "alpha", destination: "alpha" }],
+        sshConfig: lab.configFile,
+        hubSession: "tmuxwright-link-keeper",
+      });
+      registries.push(keeper);
+      await keeper.link("alpha").connect();
+      const pid = await pidOfHost();
+      const loop = async (worker: number, drop: boolean) => {
+        for (let i = 0; i < 12; i++) {
+          const registry = new HostRegistry(null, {
+            hosts: [{ name: "alpha", destination: "alpha" }],
+            sshConfig: lab.configFile,
+            hubSession: `tmuxwright-link-d${worker}-${i}`,
+          });
+          registries.push(registry);
+          const link = registry.link("alpha");
+          await link.connect();
+          await link.run("display-message", "-p", "up");
+          if (drop) link.kill();
+          await registry.close();
+        }
+      };
+      await Promise.all([loop(0, true), loop(1, false), loop(2, true)]);
+      assert.equal(await pidOfHost(), pid, "the host's tmux server was restarted: it crashed");
+      // Every dropped link's client is gone too: only the keeper's is left.
+      await until(
+        () => lab.remoteTmux("alpha", "list-clients", "-F", "#{session_name}"),
+        (clients) => clients.stdout.trim() === "tmuxwright-link-keeper",
+        10_000,
+      );
+    } finally {
+      await Promise.all(registries.map((r) => r.close()));
+      await lab.close();
+    }
+  },
+});
+
+/**
+ * The crash window held open on purpose: a link (through `slowalpha`) whose tmux client takes
+ * 1.5 s over each message of its identify, while another server's link on the same tmux server
+ * is dropped (ssh killed) and a third ends cleanly. The drop's end and the clean end both tell
+ * every control client; tmux 3.3a crashes if that reaches the slow client before it has
+ * identified. The slow link holds the host's lock over its attach, and every end waits for it.
+ */
+Deno.test({
+  name: "a link dropped or ended while another link identifies slowly waits for it: the host's tmux lives",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const lab = await SshLab.start();
+    const pidOfHost = async () => (await lab.remoteTmux("alpha", "display-message", "-p", "#{pid}")).stdout.trim();
+    const registryFor = (hub: string, destination = "alpha") =>
+      new HostRegistry(null, { hosts: [{ name: "alpha", destination }], sshConfig: lab.configFile, hubSession: hub });
+    const dropped = registryFor("tmuxwright-link-dropped");
+    const ended = registryFor("tmuxwright-link-ended");
+    const slow = registryFor("tmuxwright-link-slow", "slowalpha");
+    try {
+      await dropped.link("alpha").connect();
+      await ended.link("alpha").connect();
+      const pid = await pidOfHost();
+      const connecting = slow.link("alpha").connect();
+      // The slow client is running (under strace) and not yet listed: it is identifying.
+      await until(
+        () => new Deno.Command("pgrep", { args: ["-f", "attach-session -t =tmuxwright-link-slow"] }).output(),
+        (found) => found.code === 0,
+        10_000,
+      );
+      dropped.link("alpha").kill();
+      await Promise.all([dropped.close(), ended.close()]);
+      await connecting;
+      assert.equal(await pidOfHost(), pid, "the host's tmux server crashed");
+      await slow.link("alpha").run("display-message", "-p", "up");
+    } finally {
+      await Promise.all([dropped.close(), ended.close(), slow.close()]);
       await lab.close();
     }
   },

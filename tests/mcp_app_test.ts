@@ -73,6 +73,14 @@ Deno.test("MCP App: a host renders the pane view for execute_command's result, t
       `hostCall("send_keys", { pane_id: "${pane}", text: "echo APP-NEXT-$((6*7))", enter: true })`,
     );
     await browser.until(`${viewText}.includes("APP-NEXT-42")`, 15_000);
+    // The badge: the pane's state as /watch shows it (pane_state's status), following the pane.
+    const badge = `(${VIEW}?.getElementById("badge")?.textContent ?? "")`;
+    await browser.until(`${badge} === "idle at its prompt (bash)"`, 15_000);
+    await browser.evaluate(
+      `hostCall("send_keys", { pane_id: "${pane}", text: "read -p 'Continue? ' answer", enter: true })`,
+    );
+    await browser.until(`${badge} === "waiting for input (bash)"`, 15_000);
+    assert.equal(await browser.evaluate(`${VIEW}.getElementById("badge").dataset.needs`), "true");
   } finally {
     await host.close();
   }

@@ -64,6 +64,7 @@ const REVIEWED: Record<string, "gate" | string> = {
   "mcp/tools/watch.ts": "run_in_repl: repl.ts judges",
   "tmux/guarded_paste.ts": "the paste primitive under Paster and buffers",
   "tmux/key_guard.ts": "send-keys' mode guard under every sender",
+  "tmux/notifying.ts": "only names the tmux commands that need the session lock; sends nothing",
 };
 
 async function sources(dir: string): Promise<string[]> {

@@ -111,12 +111,23 @@ Deno.test("the start task and the compiled binary share the run and env grants; 
   const start = startPermissions().filter((w) => w.startsWith("--allow-"));
   const compile = COMPILE_FLAGS.filter((w) => w.startsWith("--allow-"));
   assert.ok(start.includes("--allow-run=tmux"));
-  // ssh only with hosts: start grants it when TMUXWRIGHT_HOSTS (or --host) is given; a compiled
-  // binary bakes it in and gives it up at start-up when no host is configured (tests/hosts_config_test.ts).
+  // ssh, podman, docker only with hosts reached by them: start grants each when TMUXWRIGHT_HOSTS
+  // (or --host) names one; a compiled binary bakes them all in and gives up at start-up those no
+  // host uses (tests/hosts_config_test.ts), with the runtimes' variables.
   const withHosts = startPermissions({ ...cleanEnv(), TMUXWRIGHT_HOSTS: "build=build.example" });
   assert.ok(withHosts.includes("--allow-run=tmux,ssh"), withHosts.join(" "));
-  assert.ok(compile.includes("--allow-run=tmux,ssh"));
-  assert.deepEqual(start.find((f) => f.startsWith("--allow-env=")), compile.find((f) => f.startsWith("--allow-env=")));
+  assert.deepEqual(
+    withHosts.find((f) => f.startsWith("--allow-env=")),
+    start.find((f) => f.startsWith("--allow-env=")),
+  );
+  const withContainers = startPermissions({ ...cleanEnv(), TMUXWRIGHT_HOSTS: "a=docker://x,b=podman://y,c=ssh://c" });
+  assert.ok(withContainers.includes("--allow-run=tmux,ssh,podman,docker"), withContainers.join(" "));
+  assert.ok(compile.includes("--allow-run=tmux,ssh,podman,docker"));
+  assert.deepEqual(
+    withContainers.find((f) => f.startsWith("--allow-env=")),
+    compile.find((f) => f.startsWith("--allow-env=")),
+  );
+  assert.ok(compile.find((f) => f.startsWith("--allow-env="))!.endsWith(",DOCKER_HOST,CONTAINER_HOST,DOCKER_CONTEXT"));
   for (
     const blanket of ["--allow-all", "-A", "--allow-run", "--allow-env", "--allow-read", "--allow-write", "--allow-net"]
   ) {

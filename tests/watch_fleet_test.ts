@@ -5,8 +5,8 @@ import { SshLab } from "./helpers/sshd.ts";
 import type { Client } from "./helpers/sdk_client.ts";
 
 // /watch over the whole fleet in a real headless Chromium, with the lab's hosts over real OpenSSH:
-// a remote pane's output shows live, a person's own pane on a host is followed too, and a host
-// that is down shows as unreachable without holding the page or the other host.
+// a remote pane's output shows live on its tile and full-size, a person's own pane on a host is
+// followed too, and a host that is down shows as unreachable without holding the page or the other host.
 
 const TOKEN = "watch-fleet-token";
 
@@ -17,19 +17,16 @@ async function ok(client: Client, name: string, args: Record<string, unknown> = 
   return JSON.parse(text);
 }
 
-const termText = (pane: string) =>
-  `(() => { const p = document.querySelector('article[data-pane="${pane}"] .xterm-rows'); ` +
-  `return p ? p.textContent : ""; })()`;
-const hostLine = (host: string) => `document.querySelector('li.host[data-host="${host}"]')?.textContent ?? ""`;
-
-async function openPane(browser: Browser, pane: string): Promise<void> {
-  await browser.until(`document.querySelector('button[data-pane="${pane}"]')`);
-  await browser.evaluate(`document.querySelector('button[data-pane="${pane}"]').click()`);
-  await browser.until(`document.querySelector('article[data-pane="${pane}"]')?.dataset.ready === "true"`);
-}
+/** A tile's screen text on the wall. */
+const tileText = (pane: string) =>
+  `(document.querySelector('#tiles article.tile[data-pane="${pane}"] .screen')?.textContent ?? "")`;
+const hostLine = (host: string) =>
+  `([...document.querySelectorAll("#hosts .host")].find((h) => h.textContent.startsWith("${host}:"))?.textContent ?? "")`;
+const focusText = `(document.querySelector("#focus-term .xterm-rows")?.textContent ?? "")`;
 
 Deno.test({
-  name: "watch fleet: remote panes grouped by host with link state, output live; a dead host holds nothing",
+  name:
+    "watch fleet: remote panes on the wall with their host, state and link state, output live; a dead host holds nothing",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -50,8 +47,11 @@ Deno.test({
       await using browser = await Browser.launch();
       await browser.navigate(`${server.url}/watch?token=${TOKEN}`);
       await browser.until(`${hostLine("alpha")}.includes("connected")`);
-      await openPane(browser, pane.pane_id);
-      await browser.until(`${termText(pane.pane_id)}.includes("EARLIER-REMOTE")`);
+      await browser.until(`${tileText(pane.pane_id)}.includes("EARLIER-REMOTE")`);
+      // Its state is read on its host (the same process facts as there), its host named on its tile.
+      const tile = `document.querySelector('#tiles article.tile[data-pane="${pane.pane_id}"]')`;
+      await browser.until(`${tile}.querySelector(".badge").textContent === "idle at its prompt (bash)"`);
+      assert.match(await browser.evaluate<string>(`${tile}.querySelector(".where").textContent`), /^alpha · far /);
 
       // The page lists the panes list_panes lists, on every host (beta was dialled by the page alone).
       await browser.until(`${hostLine("beta")}.includes("connected")`);
@@ -60,22 +60,24 @@ Deno.test({
       assert.ok(!listed.some((id: string) => id.startsWith("beta:")), JSON.stringify(listed));
       assert.deepEqual(
         await browser.until<string[]>(
-          `(() => { const ids = [...document.querySelectorAll('button[data-pane]')].map((b) => b.dataset.pane).sort(); ` +
+          `(() => { const ids = [...document.querySelectorAll("#tiles article.tile")].map((t) => t.dataset.pane).sort(); ` +
             `return ids.length === ${listed.length} && ids; })()`,
         ),
         listed,
       );
 
-      // Output typed by an agent comes live through the link's %output.
+      // Output typed by an agent comes live through the link's %output, on the wall and full-size.
       await ok(client, "send_keys", { pane_id: pane.pane_id, text: "echo REMOTE-LIVE-$((6*7))", enter: true });
-      await browser.until(`${termText(pane.pane_id)}.includes("REMOTE-LIVE-42")`);
+      await browser.until(`${tileText(pane.pane_id)}.includes("REMOTE-LIVE-42")`);
+      await browser.evaluate(`document.querySelector('article.tile[data-pane="${pane.pane_id}"]').click()`);
+      await browser.until(`${focusText}.includes("REMOTE-LIVE-42")`, 20_000);
+      await ok(client, "send_keys", { pane_id: pane.pane_id, text: "echo REMOTE-FOCUSED-$((6*6))", enter: true });
+      await browser.until(`${focusText}.includes("REMOTE-FOCUSED-36")`);
+      await browser.evaluate(`document.getElementById("focus-close").click()`);
 
-      // The person's pane is listed under alpha and followed (its screen, read through the link).
-      await openPane(browser, `alpha:${mine}`);
-      // xterm draws only a terminal in view: the first pane (200 columns) pushes this one out of it.
-      await browser.evaluate(`document.querySelector('article[data-pane="alpha:${mine}"]').scrollIntoView()`);
+      // The person's pane is on the wall under alpha and followed (its screen, read through the link).
       await lab.remoteTmux("alpha", "send-keys", "-t", mine, "echo PERSON-$((7*6))", "Enter");
-      await browser.until(`${termText(`alpha:${mine}`)}.includes("PERSON-42")`);
+      await browser.until(`${tileText(`alpha:${mine}`)}.includes("PERSON-42")`);
 
       // beta goes down while connected: the page says so, and alpha still streams at once.
       await ok(client, "create_pane", { host: "beta", name: "other" });
@@ -85,12 +87,12 @@ Deno.test({
       await browser.until(`/beta: (reconnecting|unreachable) since/.test(${hostLine("beta")})`, 30_000);
       const started = performance.now();
       await ok(client, "send_keys", { pane_id: pane.pane_id, text: "echo STILL-HERE-$((5*5))", enter: true });
-      await browser.until(`${termText(pane.pane_id)}.includes("STILL-HERE-25")`);
+      await browser.until(`${tileText(pane.pane_id)}.includes("STILL-HERE-25")`);
       assert.ok(performance.now() - started < 5000, "alpha is not held by beta");
       // A fresh page loads at once with beta down, listing alpha's panes.
       const fresh = performance.now();
       await browser.navigate(`${server.url}/watch`);
-      await browser.until(`document.querySelector('button[data-pane="${pane.pane_id}"]')`);
+      await browser.until(`document.querySelector('#tiles article.tile[data-pane="${pane.pane_id}"]')`);
       assert.ok(performance.now() - fresh < 5000, `the page waited ${performance.now() - fresh} ms`);
       await client.close();
     } finally {

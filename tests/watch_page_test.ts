@@ -3,8 +3,8 @@ import { HttpMcpServer } from "./helpers/http_mcp.ts";
 import { Browser } from "./helpers/cdp.ts";
 import type { Client } from "./helpers/sdk_client.ts";
 
-// /watch in a real headless Chromium: the token becomes a cookie, the page lists the panes, a pane
-// opens as a terminal showing its earlier output and then new output as it comes.
+// /watch in a real headless Chromium: the token becomes a cookie; every pane is a tile showing its
+// earlier output and then new output live, with no click; a tile opens full-size as a terminal.
 
 const TOKEN = "watch-test-token";
 
@@ -15,49 +15,86 @@ async function ok(client: Client, name: string, args: Record<string, unknown> = 
   return JSON.parse(text);
 }
 
-/** The text of an open pane's terminal, as the page's DOM holds it. */
-const termText = (pane: string) =>
-  `(() => { const p = document.querySelector('article[data-pane="${pane}"] .xterm-rows'); ` +
-  `return p ? p.textContent : ""; })()`;
+/** A tile's screen text, as the page's DOM holds it. */
+const tileText = (pane: string) =>
+  `(document.querySelector('#tiles article.tile[data-pane="${pane}"] .screen')?.textContent ?? "")`;
+const focusText = `(document.querySelector("#focus-term .xterm-rows")?.textContent ?? "")`;
+const loaded = `performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname)`;
 
-Deno.test("watch page: a pane's earlier output, then new output, appear in Chromium; exit shows its code", async () => {
+Deno.test("watch page: a tile shows a pane's earlier output, then new output live; exit shows its code; full-size on click", async () => {
   await using server = await HttpMcpServer.start({ token: TOKEN });
   const { client } = await server.client({ authorization: `Bearer ${TOKEN}` });
   const pane = await ok(client, "create_pane", { name: "web", command: "bash --norc --noprofile" });
   await ok(client, "execute_command", { pane_id: "web", command: "echo EARLIER-OUTPUT" });
 
   await using browser = await Browser.launch();
+  // Every event stream the page opens, to see it closed while the page is hidden.
+  await browser.send("Page.addScriptToEvaluateOnNewDocument", {
+    source: "globalThis.__streams = []; const Source = EventSource; " +
+      "globalThis.EventSource = class extends Source { constructor(...a) { super(...a); __streams.push(this); } };",
+  });
   await browser.navigate(`${server.url}/watch?token=${TOKEN}`);
   // The token went into a cookie and out of the address bar.
   assert.equal(
     await browser.until<string>("location.pathname === '/watch' && !location.search && location.href"),
     `${server.url}/watch`,
   );
-  await browser.until(`document.querySelector('button[data-pane="${pane.pane_id}"]')`);
-  await browser.evaluate(`document.querySelector('button[data-pane="${pane.pane_id}"]').click()`);
-  await browser.until(`document.querySelector('article[data-pane="${pane.pane_id}"]')?.dataset.ready === "true"`);
-  assert.match(
-    await browser.until<string>(`${termText(pane.pane_id)}.includes("EARLIER-OUTPUT") && ${termText(pane.pane_id)}`),
-    /EARLIER-OUTPUT/,
-  );
+  await browser.until(`${tileText(pane.pane_id)}.includes("EARLIER-OUTPUT")`);
 
-  // New output arrives live (no reload, no polling by the page).
+  // New output arrives live (no reload, no click).
   await ok(client, "send_keys", { pane_id: "web", text: "echo LIVE-$((6*7))", enter: true });
-  await browser.until(`${termText(pane.pane_id)}.includes("LIVE-42")`);
+  await browser.until(`${tileText(pane.pane_id)}.includes("LIVE-42")`);
 
-  // A second pane side by side; then an exit shows in the list with its code.
+  // A second pane gets a tile of its own; its exit shows with its code, marked as needing a person.
   const other = await ok(client, "create_pane", { name: "job", command: "sh -c 'echo JOB-RAN; sleep 0.5; exit 3'" });
-  await browser.until(`document.querySelector('button[data-pane="${other.pane_id}"]')`);
-  await browser.evaluate(`document.querySelector('button[data-pane="${other.pane_id}"]').click()`);
-  await browser.until(`document.querySelectorAll('article.panel').length === 2`);
+  await browser.until(`${tileText(other.pane_id)}.includes("JOB-RAN")`);
   await browser.until(
-    `document.querySelector('button[data-pane="${other.pane_id}"]')?.textContent.includes("exited 3")`,
+    `document.querySelector('article.tile[data-pane="${other.pane_id}"] .badge')?.textContent === "exited 3"`,
   );
-  assert.match(
-    await browser.until<string>(`document.querySelector('article[data-pane="${other.pane_id}"] .state')?.textContent`),
-    /exited, code 3/,
+  assert.equal(
+    await browser.evaluate(`document.querySelector('article.tile[data-pane="${other.pane_id}"]').dataset.needs`),
+    "true",
   );
+
+  // The wall needs no terminal emulator; opening a tile loads it and shows the pane full-size, live.
+  assert.ok(!(await browser.evaluate<string[]>(loaded)).includes("/watch/xterm.js"));
+  await browser.evaluate(`document.querySelector('article.tile[data-pane="${pane.pane_id}"]').click()`);
+  await browser.until(`document.getElementById("focus").dataset.ready === "true"`, 20_000);
+  assert.ok((await browser.evaluate<string[]>(loaded)).includes("/watch/xterm.js"));
+  await browser.until(`${focusText}.includes("EARLIER-OUTPUT")`);
+  assert.equal(await browser.evaluate(`location.search`), `?pane=${encodeURIComponent(pane.pane_id)}`);
+  await ok(client, "send_keys", { pane_id: "web", text: "echo FOCUSED-$((7*7))", enter: true });
+  await browser.until(`${focusText}.includes("FOCUSED-49")`);
+  await browser.evaluate(`document.getElementById("focus-close").click()`);
+  await browser.until(`document.getElementById("focus").hidden`);
+
+  // A hidden page (another tab) holds no stream; shown again, it opens one and is live again.
+  const hide = (hidden: boolean) =>
+    browser.evaluate(
+      `Object.defineProperty(document, "hidden", { configurable: true, get: () => ${hidden} }); ` +
+        `document.dispatchEvent(new Event("visibilitychange")); 0`,
+    );
+  await hide(true);
+  assert.equal(await browser.evaluate(`__streams.every((s) => s.readyState === EventSource.CLOSED)`), true);
+  await hide(false);
+  assert.equal(await browser.evaluate(`__streams.filter((s) => s.readyState !== EventSource.CLOSED).length`), 1);
+  await ok(client, "send_keys", { pane_id: "web", text: "echo SHOWN-$((8*8))", enter: true });
+  await browser.until(`${tileText(pane.pane_id)}.includes("SHOWN-64")`);
   await client.close();
+});
+
+Deno.test("watch page: the script parses, the wall's files are small, xterm.js is served on demand", async () => {
+  await using server = await HttpMcpServer.start();
+  const js = await (await fetch(`${server.url}/watch/app.js`)).text();
+  new Function(js); // a syntax error in the page's script fails here, not only in a browser
+  const css = await (await fetch(`${server.url}/watch/watch.css`)).text();
+  const html = await (await fetch(`${server.url}/watch`)).text();
+  const wall = js.length + css.length + html.length;
+  assert.ok(wall < 48 * 1024, `the wall's files: ${wall} bytes`);
+  assert.ok(!html.includes("xterm"), "the wall loads no terminal emulator");
+  const xterm = await fetch(`${server.url}/watch/xterm.js`);
+  assert.equal(xterm.status, 200);
+  assert.ok((await xterm.text()).length > 100_000);
 });
 
 Deno.test("watch page: no token is 401, a wrong token is 401, a foreign Origin is 403; never framed, only own scripts", async () => {

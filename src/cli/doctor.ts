@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 import { paneEnvironment } from "../engine/panes/mod.ts";
+import { probeBackend } from "../engine/facts/mod.ts";
 import { describePolicy } from "../policy/mod.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */
@@ -33,6 +34,17 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
     report(true, `state directory writable: ${config.stateDir}`);
   } catch (error) {
     report(false, `state directory ${config.stateDir}: ${(error as Error).message}`);
+  }
+  try {
+    const backend = await probeBackend(config.processFacts, config.stateDir);
+    const how = config.processFacts !== null
+      ? "forced by TMUXWRIGHT_PROCESS_FACTS"
+      : backend === "proc"
+      ? "/proc is readable"
+      : "no /proc here: read with ps";
+    report(true, `process facts: ${backend} (${how})`);
+  } catch (error) {
+    report(false, `process facts: tmux could not run the check: ${(error as Error).message}`);
   }
   const paneEnv = Object.entries(paneEnvironment(config.paneEnv)).map(([key, value]) => `${key}=${value}`);
   console.log(`info agents' panes start with: ${paneEnv.join(" ") || "(nothing set)"} (--pane-env changes it)`);

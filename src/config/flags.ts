@@ -27,6 +27,11 @@ export const FLAGS = {
     type: "string",
     help: "config file for a tmux server this process starts",
   },
+  "process-facts": {
+    env: "TMUXWRIGHT_PROCESS_FACTS",
+    type: "string",
+    help: "proc | ps: where process facts come from (default proc where /proc is readable, else ps)",
+  },
   "history-limit": {
     env: "TMUXWRIGHT_HISTORY_LIMIT",
     type: "string",
@@ -80,8 +85,9 @@ export const FLAGS = {
     env: "TMUXWRIGHT_HOSTS",
     type: "string",
     multiple: true,
-    help: "NAME=DESTINATION: a remote host agents may use as NAME, reached with ssh DESTINATION (repeatable; " +
-      "env: NAME=DEST,NAME=DEST); with doctor/attach, NAME alone picks the host",
+    help: "NAME=DESTINATION: a remote host agents may use as NAME, reached with ssh DESTINATION, or a container " +
+      "with podman://CONTAINER or docker://CONTAINER (repeatable; env: NAME=DEST,NAME=DEST); with doctor/attach, " +
+      "NAME alone picks the host",
   },
   "pane-env": {
     env: "TMUXWRIGHT_PANE_ENV",
@@ -122,9 +128,10 @@ export function helpText(): string {
     "                                    watch an agent's workspace live (read-only): the newest live one,",
     "                                    or WORKSPACE (a server pid or tmuxwright-<pid>); --list lists them",
     "       tmuxwright doctor [flags]    check tmux, socket and state directory; print client config",
-    "                                    --host NAME: check that host's ssh connection, host key and tmux",
+    "                                    --host NAME: check that host's link (ssh and host key, or the",
+    "                                    container's runtime) and its tmux",
     "       tmuxwright attach --host NAME [WORKSPACE]",
-    "                                    watch a workspace on a remote host (your ssh, read-only)",
+    "                                    watch a workspace on a remote host (your ssh or exec -it, read-only)",
     "",
     "flags (every flag has an environment variable; flags win):",
   ];

@@ -1,11 +1,23 @@
 import { isAbsolute, normalize } from "node:path";
 import { ConfigError } from "./errors.ts";
+import { CONTAINER_KINDS, type LinkKind, RUNTIME_ENV } from "../tmux/link_command.ts";
 
-/** A remote host agents may use: `name` is what they pass, `destination` what ssh is given. */
+/**
+ * A remote host agents may use: `name` is what they pass; `destination` as configured, what ssh
+ * is given (`user@host`, a `Host` alias, `ssh://user@host[:port]`), or `podman://CONTAINER` /
+ * `docker://CONTAINER`, a container reached through its runtime's exec.
+ */
 export interface HostEntry {
   name: string;
   destination: string;
+  /** How the host is reached (absent: ssh). */
+  kind?: LinkKind;
+  /** podman, docker: the container's name or id. */
+  container?: string;
 }
+
+/** A container's name or id as Podman and Docker accept them (never an option, never two words). */
+export const CONTAINER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
 /** The machine itself: always present, never a `--host` name. */
 export const LOCAL_HOST = "local";
@@ -41,7 +53,7 @@ export function parseHostFlags(values: readonly string[], fromEnv: boolean): Hos
     const destination = item.slice(eq + 1);
     checkDestination(destination, where, name);
     if (hosts.some((h) => h.name === name)) throw new ConfigError(`Host "${name}" is configured twice; give it once`);
-    hosts.push({ name, destination });
+    hosts.push({ name, destination, ...linkOf(destination, where, name) });
   }
   return { hosts, target };
 }
@@ -75,6 +87,41 @@ function checkDestination(destination: string, where: string, name: string): voi
   }
 }
 
+/** `scheme://` at the start of a destination (ssh's own URL form included). */
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+
+/**
+ * How a destination is reached: `podman://` and `docker://` name a container; `ssh://`, an alias
+ * or `user@host` go to ssh as given. Any other scheme is refused (a typo must not become an ssh
+ * destination). The launcher reads the kind alone (`linkKindOf`), before the server checks the rest.
+ */
+function linkOf(destination: string, where: string, name: string): { kind: LinkKind; container?: string } {
+  const kind = linkKindOf(destination);
+  if (kind === null) {
+    const scheme = SCHEME.exec(destination)![1];
+    throw new ConfigError(
+      `Invalid ${where} for "${name}": unknown scheme "${scheme}://"; use ssh://, podman:// or docker://, ` +
+        "or an ssh Host alias or user@host",
+    );
+  }
+  if (kind === "ssh") return { kind };
+  const container = destination.slice(`${kind}://`.length);
+  if (!CONTAINER_NAME.test(container)) {
+    throw new ConfigError(
+      `Invalid ${where} for "${name}": "${container}" is not a container name (1 to 128 letters, digits, ` +
+        `'_', '.', '-', starting with a letter or digit); give ${kind}://CONTAINER`,
+    );
+  }
+  return { kind, container };
+}
+
+/** The link kind a destination asks for (null: an unknown scheme). Pure: the launcher uses it too. */
+export function linkKindOf(destination: string): LinkKind | null {
+  const scheme = SCHEME.exec(destination)?.[1].toLowerCase();
+  if (scheme === undefined || scheme === "ssh") return "ssh";
+  return (CONTAINER_KINDS as readonly string[]).includes(scheme) ? scheme as LinkKind : null;
+}
+
 /** `--ssh-config FILE`: an absolute path (ssh -F), or null. */
 export function parseSshConfig(value: string | undefined): string | null {
   if (value === undefined || value === "") return null;
@@ -85,23 +132,69 @@ export function parseSshConfig(value: string | undefined): string | null {
   return normalize(value);
 }
 
-/**
- * With hosts, the server runs ssh: a start-up error when the Deno permissions do not let it (the
- * one line says what to add), else null.
- */
-export function sshPermissionProblem(hosts: readonly HostEntry[]): string | null {
-  if (hosts.length === 0) return null;
-  if (Deno.permissions.querySync({ name: "run", command: "ssh" }).state === "granted") return null;
-  return `--host ${hosts[0].name} needs ssh, which the Deno permissions do not allow: use --allow-run=tmux,ssh ` +
-    `(deno task start adds ssh when --host or TMUXWRIGHT_HOSTS is given)`;
+/** The programs the hosts' links run (ssh, podman, docker), each once, in that order. */
+export function linkPrograms(hosts: readonly Pick<HostEntry, "kind">[]): LinkKind[] {
+  const used = new Set(hosts.map((h) => h.kind ?? "ssh"));
+  return (["ssh", ...CONTAINER_KINDS] as const).filter((kind) => used.has(kind));
 }
 
 /**
- * Without hosts nothing may run ssh: a binary compiled with `--allow-run=tmux,ssh` gives the
- * permission up at start-up, so ssh is granted only while hosts are configured.
+ * The hosts' links run programs (and a container runtime gets DOCKER_HOST, CONTAINER_HOST,
+ * DOCKER_CONTEXT): a start-up error when the Deno permissions do not allow them (the one line says
+ * what to add), else null.
  */
-export function dropSshUnlessHosts(hosts: readonly HostEntry[]): void {
-  if (hosts.length > 0) return;
-  if (Deno.permissions.querySync({ name: "run", command: "ssh" }).state !== "granted") return;
-  Deno.permissions.revokeSync({ name: "run", command: "ssh" });
+export function linkPermissionProblem(hosts: readonly HostEntry[]): string | null {
+  const programs = linkPrograms(hosts);
+  const missing = programs.filter(runDenied);
+  if (missing.length > 0) {
+    const host = hosts.find((h) => (h.kind ?? "ssh") === missing[0])!;
+    return `--host ${host.name} needs ${missing[0]}, which the Deno permissions do not allow: use ` +
+      `--allow-run=${["tmux", ...programs].join(",")} (deno task start adds what --host or TMUXWRIGHT_HOSTS needs)`;
+  }
+  const containers = hosts.find((h) => h.kind !== undefined && h.kind !== "ssh");
+  const hidden = RUNTIME_ENV.filter((variable) =>
+    Deno.permissions.querySync({ name: "env", variable }).state !== "granted"
+  );
+  if (containers && hidden.length > 0) {
+    return `--host ${containers.name} passes ${RUNTIME_ENV.join(", ")} to ${containers.kind}, which the Deno ` +
+      `permissions do not allow reading: add them to --allow-env (deno task start does)`;
+  }
+  return null;
+}
+
+/**
+ * Whether the permissions refuse to run `command`. A program that is granted but not on PATH
+ * queries as not granted too (Deno resolves the name at start-up): that one is no permission
+ * problem (doctor and the first call say it is missing), and spawning it tells the two apart
+ * without starting anything (NotFound before the permission check, NotCapable after it).
+ */
+function runDenied(command: string): boolean {
+  if (Deno.permissions.querySync({ name: "run", command }).state === "granted") return false;
+  try {
+    new Deno.Command(command, { args: ["--version"], stdin: "null", stdout: "null", stderr: "null" }).spawn()
+      .kill();
+    return false;
+  } catch (error) {
+    return !(error instanceof Deno.errors.NotFound);
+  }
+}
+
+/**
+ * A binary compiled with every link program (`--allow-run=tmux,ssh,podman,docker`) gives up at
+ * start-up those no configured host uses, and the runtime variables when no container is
+ * configured: nothing may run ssh or a runtime that the configuration does not name.
+ */
+export function dropUnusedLinkGrants(hosts: readonly HostEntry[]): void {
+  const used = linkPrograms(hosts);
+  for (const command of ["ssh", ...CONTAINER_KINDS]) {
+    if (used.includes(command as LinkKind)) continue;
+    if (Deno.permissions.querySync({ name: "run", command }).state !== "granted") continue;
+    Deno.permissions.revokeSync({ name: "run", command });
+  }
+  if (used.some((kind) => kind !== "ssh")) return;
+  for (const variable of RUNTIME_ENV) {
+    if (Deno.permissions.querySync({ name: "env", variable }).state === "granted") {
+      Deno.permissions.revokeSync({ name: "env", variable });
+    }
+  }
 }

@@ -46,7 +46,8 @@ export const ERROR_CODES: Record<ErrorCode, string> = {
   TMUX_ERROR: "tmux refused the command",
   HOST_NOT_CONFIGURED:
     "the host is not one the server was started with (--host NAME=DESTINATION); local is this machine",
-  HOST_UNREACHABLE: "the ssh connection to the host failed or dropped; the next call reconnects (with backoff)",
+  HOST_UNREACHABLE:
+    "the link to the host (ssh, or a container runtime's exec) failed or dropped; the next call reconnects (with backoff)",
   HOST_KEY_UNKNOWN: "ssh does not know the host's key; the user must accept it once (the message says how)",
   HOST_KEY_CHANGED:
     "the host's key differs from the known one; ssh refused to connect (the message says what to check)",

@@ -8,7 +8,7 @@ import { compileWaitFor } from "./bridge/wait_pattern.ts";
 import { statPath } from "./bridge/request.ts";
 import type { McpSessions } from "./mcp_sessions.ts";
 import { readBody } from "./body.ts";
-import { isWatchPath, watchRoute } from "./watch/routes.ts";
+import type { WatchRoutes } from "./watch/routes.ts";
 import { WatchAccess } from "./watch/access.ts";
 
 type Route = "/health" | "/v1/tmux" | "/mcp";
@@ -21,7 +21,8 @@ const METHODS: Record<Route, readonly string[]> = {
 /** One listener's request pipeline: guards → CORS → route → method → token → handler. */
 export class Router {
   #inFlight = 0;
-  readonly #watchAccess: WatchAccess;
+  /** /watch's routes and its feed, loaded on the first request for the page (start-up stays light). */
+  #watch: Promise<WatchRoutes> | null = null;
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -30,9 +31,7 @@ export class Router {
     /** Aborted when the server stops, so long waits end and shutdown is not held up. */
     private readonly stopping: AbortSignal,
     private readonly secure = false,
-  ) {
-    this.#watchAccess = new WatchAccess(options.token);
-  }
+  ) {}
 
   async handle(request: Request, peer: Peer): Promise<Response> {
     const verdict = admit(request, peer, this.options);
@@ -59,13 +58,17 @@ export class Router {
 
   async #route(request: Request, origin: string | null): Promise<Response> {
     const path = new URL(request.url).pathname as Route;
-    if (this.options.watch && isWatchPath(path)) {
-      return await watchRoute(request, {
-        backend: this.options.watch,
-        access: this.#watchAccess,
-        stopping: this.stopping,
-        secure: this.secure,
-      });
+    if (this.options.watch && /^\/watch(\/|$)/.test(path)) {
+      const backend = this.options.watch;
+      this.#watch ??= import("./watch/routes.ts").then(({ WatchRoutes }) =>
+        new WatchRoutes({
+          backend,
+          access: new WatchAccess(this.options.token),
+          stopping: this.stopping,
+          secure: this.secure,
+        })
+      );
+      return await (await this.#watch).handle(request);
     }
     const mcp = path === "/mcp";
     const served = mcp ? this.mcp !== null : path in METHODS && this.bridge !== null;

@@ -1,4 +1,6 @@
 import { FLAGS } from "../config/flags.ts";
+import { linkKindOf, linkPrograms } from "../config/hosts.ts";
+import { RUNTIME_ENV } from "../tmux/link_command.ts";
 
 /**
  * The `deno run` flags of every way tmuxwright is started (`deno task start`, `deno task bridge`,
@@ -55,13 +57,18 @@ export function launchFlags(args: readonly string[], env: EnvLookup): string[] {
   const read = [state];
   const write = [state];
   const run = ["tmux"];
+  const envNames: string[] = [...ENV_NAMES];
   if (bridge) {
     const socketDir = `/tmp/tmuxwright-bridge-${get("USER") ?? "user"}`;
     read.push(socketDir);
     write.push(socketDir);
   } else {
-    // ssh only when remote hosts are configured (or doctor/attach name one).
-    if (args.some((a) => a === "--host" || a.startsWith("--host=")) || get(FLAGS.host.env)) run.push("ssh");
+    // The programs of the configured hosts' links only (ssh, podman, docker), and a runtime's
+    // variables only with a container host.
+    const kinds = hostDestinations(flags, get).map(linkKindOf).filter((kind) => kind !== null);
+    const programs = linkPrograms(kinds.map((kind) => ({ kind })));
+    run.push(...programs);
+    if (programs.some((p) => p !== "ssh")) envNames.push(...RUNTIME_ENV);
     const audit = flagValue(flags, "audit") ?? get(FLAGS.audit.env);
     const auditFull = flagValue(flags, "audit-full") ?? get(FLAGS["audit-full"].env);
     // The audit file's directory is created when missing, so the grant is the directory.
@@ -79,11 +86,28 @@ export function launchFlags(args: readonly string[], env: EnvLookup): string[] {
   return [
     ...RUNTIME_FLAGS,
     `--allow-run=${run.join(",")}`,
-    `--allow-env=${ENV_NAMES.join(",")}`,
+    `--allow-env=${envNames.join(",")}`,
     `--allow-read=${unique(read).join(",")}`,
     `--allow-write=${unique(write).join(",")}`,
     `--allow-net=${NET_HOSTS.join(",")}`,
   ];
+}
+
+/**
+ * The destinations of the hosts the server will configure: those of `--host NAME=DEST` flags, else
+ * (no flag defines one) of `TMUXWRIGHT_HOSTS`, as src/config.ts chooses. A bare `--host NAME`
+ * (doctor, attach) picks one of them.
+ */
+function hostDestinations(args: readonly string[], get: (name: string) => string | undefined): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--") break;
+    if (args[i] === "--host" && i + 1 < args.length) values.push(args[++i]);
+    else if (args[i].startsWith("--host=")) values.push(args[i].slice("--host=".length));
+  }
+  const defined = values.filter((v) => v.includes("="));
+  const entries = defined.length > 0 ? defined : (get(FLAGS.host.env) ?? "").split(",").filter((v) => v.includes("="));
+  return entries.map((entry) => entry.slice(entry.indexOf("=") + 1));
 }
 
 /** `$XDG_STATE_HOME/tmuxwright`, else `$HOME/.local/state/tmuxwright` (as src/config.ts chooses). */

@@ -1,6 +1,6 @@
 import type { PaneInfo } from "../engine/panes/mod.ts";
 import { type Asker, describeAsker } from "../engine/exec/mod.ts";
-import { paneProcess, type ProcState } from "../engine/watch/mod.ts";
+import { paneProcess, type ProcState } from "../engine/facts/mod.ts";
 import type { ToolContext } from "./context.ts";
 
 /** `pane_state` of a result that ends with `outcome: "input"`: the program that asks. */

@@ -14,6 +14,7 @@ import type { ToolDefinition } from "./define.ts";
 import type { App } from "../app.ts";
 import { tierAllows, ToolContext } from "./context.ts";
 import { ToolError, toToolError } from "../engine/errors.ts";
+import { agentOf } from "../engine/panes/mod.ts";
 import { type Config, type Profile, TIERS } from "../config.ts";
 import { scrubErrorText } from "../safety/scrub.ts";
 import { inputJsonSchema } from "./schema.ts";
@@ -99,7 +100,8 @@ export function registerTools(
     const entry = table.get(name);
     if (!entry) return errorResult(new ToolError("INVALID_ARGUMENT", `Tool ${name} not found`), args);
     // The command policy asks the person behind this connection, for this call.
-    const scope = { tool: entry.tool.name, ask: askThrough(server, extra), allowed };
+    const agent = agentOf(server.server.getClientVersion())?.name ?? null;
+    const scope = { tool: entry.tool.name, ask: askThrough(server, extra), allowed, agent };
     return app.gate.within(scope, () => callTool(app, name, entry, args, extra, context));
   });
   return [...table].filter(([, entry]) => entry.allowed).map(([, { tool }]) => tool.name);

@@ -1,7 +1,7 @@
 import type { PaneInfo } from "../engine/panes/mod.ts";
 import type { SessionInfo, WindowInfo } from "../engine/layout/mod.ts";
 import type { App } from "../app.ts";
-import { atShellPrompt, type PaneProcess } from "../engine/watch/mod.ts";
+import { atShellPrompt, type PaneProcess } from "../engine/facts/mod.ts";
 
 /** How the reference documents the ids of `paneIds()` (spread into a tool's `result`). */
 export const RESULT_PANE_IDS: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { McpServer } from "./sdk.ts";
 import { NAME, VERSION } from "../version.ts";
 import type { App } from "../app.ts";
-import type { WorkspaceOwner } from "../engine/panes/mod.ts";
+import { agentOf, type WorkspaceOwner } from "../engine/panes/mod.ts";
 import { registerTools } from "./register.ts";
 import { ALL_TOOLS } from "./tools/mod.ts";
 import { Connection } from "./connection.ts";
@@ -54,16 +54,22 @@ export const CHANNEL_INSTRUCTIONS =
  * session ends), or the process owner's with --shared-workspace.
  */
 export function createSessionServer(app: App): McpServer {
-  return createServer(app, { ownWorkspace: !app.config.sharedWorkspace });
+  const own = !app.config.sharedWorkspace;
+  return createServer(app, { ownWorkspace: own, namesOwner: own });
 }
 
 /**
  * A fresh MCP server over the shared app, one per client connection (stdio has one; HTTP one per
  * session). What belongs to the connection (resource subscriptions, its log level, its event
  * stream listeners, with `ownWorkspace` its owner and workspace) is released when it closes; the
- * App's long-lived services are shared.
+ * App's long-lived services are shared. With `namesOwner` (default: stdio's one client, an HTTP
+ * session's own owner), the panes the owner creates carry the client's name (`@tmuxwright_agent`);
+ * the process owner shared by several HTTP sessions names no one.
  */
-export function createServer(shared: App, options: { ownWorkspace?: boolean } = {}): McpServer {
+export function createServer(
+  shared: App,
+  options: { ownWorkspace?: boolean; namesOwner?: boolean } = {},
+): McpServer {
   const connection = new Connection();
   const app = options.ownWorkspace ? ownerView(shared, shared.newOwner()) : shared;
   if (options.ownWorkspace) connection.onClose(() => void app.owner.end());
@@ -95,6 +101,9 @@ export function createServer(shared: App, options: { ownWorkspace?: boolean } = 
   forwardLogs(server, app, connection);
   if (config.channel) forwardChannel(server, app, connection);
 
+  if (options.namesOwner ?? true) {
+    server.server.oninitialized = () => app.owner.nameAgent(agentOf(server.server.getClientVersion()));
+  }
   const previous = server.server.onclose;
   server.server.onclose = () => {
     previous?.();

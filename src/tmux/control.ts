@@ -4,6 +4,8 @@ import { ControlParser, type Reply } from "./control_parser.ts";
 import { UTF8 } from "./oneshot.ts";
 import { modeExitBefore } from "./key_guard.ts";
 import { replyBlocks } from "./reply_blocks.ts";
+import { childIo, type ControlIo } from "./control_io.ts";
+import { openLocalLink } from "./local_link.ts";
 
 export interface ControlHandlers {
   notification?(name: string, args: string): void;
@@ -27,6 +29,8 @@ export interface ControlHandlers {
 export interface ControlLaunch {
   program: string;
   args: readonly string[];
+  /** Exactly this environment (a container runtime's few variables); absent: the server's. */
+  env?: Record<string, string> | null;
   /** Keep the program's stderr for `failure` (ssh says there why it could not connect). */
   keepStderr?: boolean;
   /** Give up when the client has not answered its first command within this. */
@@ -78,18 +82,20 @@ const encoder = new TextEncoder();
  * reason (key_guard.ts).
  */
 export class ControlClient {
-  readonly #child: Deno.ChildProcess;
+  readonly #io: ControlIo;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #pending: Pending[] = [];
   #closedReason: string | null = null;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   /** Settles when tmux says this client is attached (`%session-changed`), or rejects when it ends first. */
   readonly #attached = Promise.withResolvers<void>();
+  #serverIdentity = "";
   readonly closed: Promise<void>;
+  #name = "";
 
-  private constructor(child: Deno.ChildProcess, private readonly handlers: ControlHandlers) {
-    this.#child = child;
-    this.#writer = child.stdin.getWriter();
+  private constructor(io: ControlIo, private readonly handlers: ControlHandlers) {
+    this.#io = io;
+    this.#writer = io.writable.getWriter();
     const parser = new ControlParser({
       reply: (reply) => this.#settle(reply),
       notification: (name, args) => {
@@ -109,19 +115,41 @@ export class ControlClient {
   }
 
   /**
-   * Spawns `tmux -C attach -t =SESSION` and resolves once tmux has attached. `socketArgs` selects
-   * the server (`-L name` / `-S path`).
+   * Starts `tmux -C attach -t =SESSION` and resolves once tmux has attached. `socketArgs` selects
+   * the server (`-L name` / `-S path`). With `relayRoot` (a directory of the state directory) the
+   * client runs behind the link script, which guards its attach and its end (src/tmux/local_link.ts);
+   * without, it is this process's child (a private tmux server, the tmux layer's own tests).
    */
-  static connect(socketArgs: readonly string[], session: string, handlers: ControlHandlers = {}) {
-    return ControlClient.launch({
-      program: "tmux",
-      args: [...UTF8, ...socketArgs, ...controlAttachArgs(session)],
-      // An attach that never answers (a tmux server exiting, or a client that hangs) must not hold
-      // the session guard, and with it every later connect, for good.
-      timeoutMs: ATTACH_LIMIT_MS,
-      failure: (_stderr, _code, cause) =>
-        new TmuxError("server_gone", `Cannot attach to tmux session "${session}": ${cause.message}`),
-    }, handlers);
+  static async connect(
+    socketArgs: readonly string[],
+    session: string,
+    handlers: ControlHandlers = {},
+    relayRoot: string | null = null,
+  ): Promise<ControlClient> {
+    const failure = (cause: Error) =>
+      new TmuxError("server_gone", `Cannot attach to tmux session "${session}": ${cause.message}`);
+    if (relayRoot === null) {
+      return await ControlClient.launch({
+        program: "tmux",
+        args: [...UTF8, ...socketArgs, ...controlAttachArgs(session)],
+        // An attach that never answers (a tmux server exiting, or a client that hangs) must end.
+        timeoutMs: ATTACH_LIMIT_MS,
+        failure: (_stderr, _code, cause) => failure(cause),
+      }, handlers);
+    }
+    const { io, why } = await openLocalLink(
+      socketArgs,
+      controlAttachArgs(session),
+      session,
+      relayRoot,
+      ATTACH_LIMIT_MS,
+    );
+    try {
+      return await ControlClient.#proven(new ControlClient(io, handlers), ATTACH_LIMIT_MS);
+    } catch (error) {
+      const reason = await why();
+      throw failure(reason ? new Error(reason) : error as Error);
+    }
   }
 
   /**
@@ -134,6 +162,7 @@ export class ControlClient {
     try {
       child = new Deno.Command(spec.program, {
         args: [...spec.args],
+        ...(spec.env ? { env: spec.env, clearEnv: true } : {}),
         stdin: "piped",
         stdout: "piped",
         stderr: spec.keepStderr ? "piped" : "null",
@@ -145,32 +174,52 @@ export class ControlClient {
       throw error;
     }
     const stderr = spec.keepStderr ? new StderrTail(child.stderr) : null;
-    const client = new ControlClient(child, handlers);
-    // A reply proves tmux reads commands; it does not prove the attach: tmux may run commands read
-    // from stdin before the attach-session from argv (over ssh, seen on 3.3a after a whole
-    // pipelined batch). Unattached, a client gets no `%output`, and what panes write meanwhile is
-    // never sent to it. tmux tells the client it attached with `%session-changed`.
+    try {
+      return await ControlClient.#proven(new ControlClient(childIo(child), handlers), spec.timeoutMs);
+    } catch (error) {
+      const status = await child.status.catch(() => null);
+      throw spec.failure((await stderr?.text()) ?? "", status?.code ?? null, error as Error);
+    }
+  }
+
+  /**
+   * Resolves with the client once it is attached, or ends it. A reply proves tmux reads commands;
+   * it does not prove the attach: tmux may run commands read from stdin before the attach-session
+   * from argv (over ssh, seen on 3.3a after a whole pipelined batch). Unattached, a client gets no
+   * `%output`, and what panes write meanwhile is never sent to it. tmux tells the client it
+   * attached with `%session-changed`.
+   */
+  static async #proven(client: ControlClient, timeoutMs: number | undefined): Promise<ControlClient> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const proof = Promise.all([client.run(["display-message", "-p", "attached"]), client.#attached.promise]);
+      // The proof names the tmux server (pid and start): a link tells a restarted one from the same.
+      const proof = Promise.all([client.run(["display-message", "-p", SERVER_IDENTITY]), client.#attached.promise])
+        .then(([[identity]]) => void (client.#serverIdentity = identity ?? ""))
+        // Its own name, asked once attached: before, the format has no client to name.
+        .then(() => client.run(["display-message", "-p", "#{client_name}"]))
+        .then(([name]) => void (client.#name = name ?? ""));
       const timeout = new Promise<never>((_, reject) => {
-        if (spec.timeoutMs === undefined) return;
-        timer = setTimeout(() => reject(new Error(`no answer within ${spec.timeoutMs} ms`)), spec.timeoutMs);
+        if (timeoutMs === undefined) return;
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       });
       await Promise.race([proof, timeout]);
       return client;
     } catch (error) {
       client.kill();
-      const status = await child.status.catch(() => null);
-      throw spec.failure((await stderr?.text()) ?? "", status?.code ?? null, error as Error);
+      throw error;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** tmux names a control client `client-<pid>` after its process id; `-t` targets it exactly. */
+  /** The tmux server this client reached: its pid and start time (another value: another server). */
+  get serverIdentity(): string {
+    return this.#serverIdentity;
+  }
+
+  /** tmux's name for this client (`client-<pid>`), to target it exactly with `-t`. */
   get clientName(): string {
-    return `client-${this.#child.pid}`;
+    return this.#name;
   }
 
   get isOpen(): boolean {
@@ -249,11 +298,9 @@ export class ControlClient {
     await this.closed;
   }
 
-  /** Ends the client process at once (used on shutdown). */
+  /** Ends the client at once (a stuck connection; behind a relay, its end is still guarded). */
   kill(): void {
-    try {
-      this.#child.kill("SIGKILL");
-    } catch { /* already gone */ }
+    this.#io.kill();
   }
 
   #settle(reply: Reply): void {
@@ -269,7 +316,7 @@ export class ControlClient {
   async #read(parser: ControlParser): Promise<void> {
     const pause = this.handlers.floodPause;
     try {
-      for await (const chunk of this.#child.stdout) {
+      for await (const chunk of this.#io.readable) {
         parser.push(chunk);
         if (pause && chunk.length >= pause.bytes) await new Promise((r) => setTimeout(r, pause.ms));
       }
@@ -277,7 +324,7 @@ export class ControlClient {
       this.#close(String(error));
     }
     this.#close("tmux control client exited");
-    await this.#child.status.catch(() => {});
+    await this.#io.ended;
   }
 
   /** Checks, while commands wait, that the oldest is answered within `stallMs`. */
@@ -312,6 +359,8 @@ export class ControlClient {
     this.handlers.closed?.(reason);
   }
 }
+
+const SERVER_IDENTITY = "#{pid} #{start_time}";
 
 /** How long a local control client may take to attach and answer. */
 export const ATTACH_LIMIT_MS = 10_000;

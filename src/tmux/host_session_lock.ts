@@ -1,75 +1,156 @@
 /**
- * The host's side of the session guard (src/tmux/session_guard.ts). tmux 3.3a crashes when a
- * session is created or removed while a control client attaches; on a host, tmuxwright servers
- * of other machines create their hubs as their links attach, remove them when they end, and
- * remove gone servers' hubs, so the guard has to live on the host: an exclusive `flock` on a
- * file in the user's tmux directory there, taken by sh text the host runs. The lock is on fd 9
- * and goes with the last process holding it, so a holder that dies never leaves it taken. After
- * 3 s of waiting the step runs unguarded, and a host without flock(1) (util-linux and busybox
- * have it; macOS has not) runs it unguarded too, as before the guard. Every tmux client run while
- * the lock is held closes fd 9 (`9>&-`): a tmux server it starts would otherwise inherit the lock
- * and hold it for good.
+ * The tmux server's session lock, and the link script behind which every control client runs, on
+ * a host and locally alike (src/tmux/local_link.ts). tmux before 3.7 crashes (the whole server, every session
+ * on it) when a notification that every control client gets (a session made or removed, a client
+ * ending, a window or pane made current, a mode entered) is written while a control client is
+ * still identifying (docs/DECISIONS.md, "The tmux crash under link churn"). On a host, servers of
+ * other machines attach their links, end them and change sessions there, so the guard lives on
+ * the host: a lock every tmuxwright step there takes around what can send such a notification,
+ * and around its own attach until tmux lists the new client.
  *
- * The text here goes inside `sh -c '…'` (no `'`, `\`, `!`) and into run-shell scripts (no `%`).
+ * The lock is a symbolic link `tmuxwright-lock` in the user's tmux directory there, naming its
+ * holder (`pid:N`): `ln -s` makes it or fails at once, on every POSIX system (no flock(1), which
+ * macOS lacks). A lock whose holder is gone, or that is older than a minute (a pid reused), is
+ * taken away under a second such link, so a holder that dies never leaves it taken. A step never
+ * runs without the lock: one that cannot have it in time fails and says so.
+ *
+ * The text here goes inside `sh -c '…'` through the user's login shell (one line; no `'`, `\`,
+ * `!` or `%`: csh expands `!` even in single quotes) and into run-shell scripts.
  */
 
-/** The lock's file in the user's tmux directory on the host; it stays there (every server there shares it). */
-export const HOST_LOCK_FILE = "tmuxwright-sessions.lock";
+/** The lock's name in the user's tmux directory on the host (a symbolic link while held). */
+export const HOST_LOCK_NAME = "tmuxwright-lock";
 
 /**
- * sh text that takes the lock on fd 9, trying `tries` times 20 ms apart (busybox's flock has no
- * `-w`); one line. Sets `g=1` when it holds it, `g=0` when it is busy, and leaves `g` empty on a
- * host where it cannot be had at all (no flock(1), an open that fails: a failed `exec`
- * redirection would end sh).
+ * sh text (one line) that defines `tw_lock TRIES` (tries 20 ms apart; sets `g=1` and returns 0
+ * once held, returns 1 if it was not free in time) and `tw_unlock` (lets go of a lock this shell
+ * holds), and `$d`, the tmux server's socket directory.
  */
-function takeHostLock(tries: number): string {
-  return [
-    'd="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"',
-    '[ -d "$d" ] || mkdir -m 700 "$d" 2>/dev/null',
-    "g=",
-    `if command -v flock >/dev/null 2>&1 && [ -w "$d" ] && { command exec 9>>"$d/${HOST_LOCK_FILE}"; } 2>/dev/null; then ` +
-    `g=0; i=0; while [ "$i" -lt ${tries} ]; do flock -n 9 2>/dev/null && { g=1; break; }; i=$((i + 1)); ` +
-    `[ "$i" -lt ${tries} ] && sleep 0.02; done; fi`,
-  ].join("; ");
+export const LOCK_FUNCTIONS = [
+  // A script tmux runs (run-shell) has TMUX naming its socket: the lock is beside it. Else the default socket's directory.
+  'if [ -n "${TMUX:-}" ]; then d=$(dirname "$(echo "$TMUX" | cut -d, -f1)"); else d="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"; fi',
+  '[ -d "$d" ] || mkdir -m 700 "$d" 2>/dev/null',
+  `L="$d/${HOST_LOCK_NAME}"`,
+  // A holder is gone when its pid is, or when the lock is over a minute old (every holder lets go within seconds).
+  'tw_stale() { o=$(readlink "$1" 2>/dev/null) || return 1; kill -0 "${o#pid:}" 2>/dev/null || return 0; ' +
+  '[ -n "$(find "$1" -mmin +1 2>/dev/null)" ]; }',
+  // A directory where no lock can be made (not this user's to write) cannot be waited on: the step goes ahead.
+  'tw_lock() { g=0; i=0; [ -w "$d" ] || return 0; while [ "$i" -lt "$1" ]; do ln -s "pid:$$" "$L" 2>/dev/null && { g=1; return 0; }; ' +
+  'if tw_stale "$L"; then if ln -s "pid:$$" "$L.break" 2>/dev/null; then ' +
+  '[ "$(readlink "$L" 2>/dev/null)" = "$o" ] && rm -f "$L"; rm -f "$L.break"; ' +
+  'elif tw_stale "$L.break"; then rm -f "$L.break"; fi; fi; i=$((i + 1)); sleep 0.02; done; return 1; }',
+  'tw_unlock() { [ "$g" = 1 ] && [ "$(readlink "$L" 2>/dev/null)" = "pid:$$" ] && rm -f "$L"; g=0; }',
+].join("; ");
+
+/**
+ * How long a link's attach waits for the lock (20 ms tries): 10 s, then the link fails as the host
+ * being busy (within the link's own connect limit, so the reason reaches the caller).
+ */
+export const ATTACH_TRIES = 500;
+/** How long a link's end waits: a minute (a lock held longer is taken from its holder as stale). */
+export const END_TRIES = 3000;
+
+/** The line a link's script prints to stderr when the host's lock stayed taken (read by the link's failure). */
+export const HOST_BUSY = "tmuxwright: host-busy";
+
+/** Why a link could not attach, when its script said the lock stayed taken; null when it did not say so. */
+export function hostBusyReason(stderr: string): string | null {
+  const busy = new RegExp(`^${HOST_BUSY} ?(.*)$`, "m").exec(stderr);
+  if (!busy) return null;
+  return `the session lock there stayed taken for 10 s (held by ${busy[1] || "an unknown holder"}): ` +
+    "other tmuxwright servers are attaching or ending there";
 }
 
-/** Takes the lock, waiting ~3 s at most (then the step runs unguarded). */
-export const TAKE_HOST_LOCK = takeHostLock(150);
-
-/** Tries the lock once: a step that can wait for a later turn (the reaper) skips this one when `g` is 0. */
-export const TRY_HOST_LOCK = takeHostLock(1);
-
 /**
- * The end of a control connection's remote script, after TAKE_HOST_LOCK: `exec`s `attach` (the
- * tmux client keeps the script's pid) with the lock handed to a helper that holds it until tmux
- * lists that client as attached, which it does only once the client has its control state (the
- * helper gives up after ~2.5 s). The helper's output goes nowhere: ssh's own stays the client's.
- * One line.
+ * A run-shell script that runs `body` under the lock, waiting at most `tries` × 20 ms for it
+ * (exit 75 and no step when it stays taken), then asks tmux for one more command before letting
+ * go: tmux tells control clients of a change only after the command that made it has answered.
+ * `body` is sh text; build tmux commands in it with `tmuxWords`.
  */
-export function attachReleasingHostLock(attach: string): string {
-  // It also stops when the client has gone (a link can attach, run and end between two looks).
-  const release = 'i=0; while [ "$i" -lt 100 ] && kill -0 "$$" 2>/dev/null; do ' +
-    'tmux -u list-clients -F "#{client_pid}" 2>/dev/null 9>&- | grep -qx "$$" && break; sleep 0.02; i=$((i + 1)); done';
-  return `{ [ "$g" != 1 ] || ( ${release} ); } </dev/null >/dev/null 2>&1 & exec ${attach} 9>&-`;
+export function underHostLock(body: string, tries: number): string {
+  return [
+    LOCK_FUNCTIONS,
+    `tw_lock ${tries} || exit 75`,
+    body,
+    "s=$?",
+    "tmux -u list-sessions >/dev/null 2>&1",
+    "tw_unlock",
+    'exit "$s"',
+  ].join("\n");
 }
 
 /**
- * A run-shell script (its `#{…}` expanded by tmux for the link's own control client) that ends
- * that client under the lock: `end` removes its session or detaches it. tmux tells the other
- * control clients of an end only once the client process has gone, so the lock is held until it
- * has (at most ~2 s), then until one more tmux command has been served. Ends with `:` (a shell
- * that execs its last command would close fd 9 early).
+ * tmux commands, run by one tmux client, for a script run by tmux (`run-shell`): each word
+ * single-quoted, `%` written as `$P` (run-shell scripts keep `%` out; `P` is set in the same
+ * line), commands apart by tmux's `;` word (a word that is `;` itself is written `\;`).
  */
-export function endClientUnderHostLock(end: "kill-session" | "detach-client", session: string): string {
-  const step = end === "kill-session"
-    ? `tmux -u kill-session -t =${session}`
-    : 'tmux -u detach-client -t "#{client_name}"';
-  return [
-    TAKE_HOST_LOCK.replaceAll("#", "##"),
-    "p=#{client_pid}",
-    `${step} 9>&-`,
-    'i=0; while kill -0 "$p" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.02; i=$((i + 1)); done',
-    "tmux -u list-sessions >/dev/null 2>&1 9>&-",
-    ":",
-  ].join("; ");
+export function tmuxWords(commands: readonly (readonly string[])[]): string {
+  const word = (arg: string) => `'${(arg === ";" ? "\\;" : arg).replaceAll("'", `'"'"'`).replaceAll("%", `'"$P"'`)}'`;
+  return `P=$(printf '\\045'); tmux -u ${commands.map((args) => args.map(word).join(" ")).join(" ';' ")}`;
+}
+
+/** What a link script attaches: the session, and the tmux client's command (sh words, no redirections). */
+export interface LinkAttach {
+  session: string;
+  /** e.g. `tmux -u -C attach-session -t =NAME`. */
+  client: string;
+  /** Make `session` (a host's hub) unless it exists; else it must exist. */
+  makeHub: boolean;
+}
+
+/**
+ * A control client's link script (one line, see above), run with its stdin and stdout as the
+ * link: under the lock, makes the hub unless it exists, then starts the tmux client behind two
+ * relays and lets go of the lock once tmux lists the client. The relays make the end guarded
+ * whatever happens to the link: the link's input is copied into the client's by `cat`, so when
+ * it ends (the server closed it, was killed, or the connection dropped) this script takes the
+ * lock, removes the session if the server asked for that (`@tmuxwright_end kill`), ends the
+ * client by closing its input (killing it if it has not gone within 2 s), waits for it to go,
+ * and lets go; the client's output is copied out by `cat` and, once nobody reads it, drained, so
+ * tmux never sees a broken pipe. Exits 75 (`HOST_BUSY` on stderr) when the lock stayed taken, 1
+ * when the hub could not be made.
+ */
+export function linkScript(attach: LinkAttach): string {
+  const { session } = attach;
+  const tmux = "tmux -u";
+  const hub = attach.makeHub
+    ? [
+      // The hub's first pane is marked as the hub's from the start: no listing shows it, whoever dialled.
+      `${tmux} has-session -t =${session} 2>/dev/null || { ${tmux} new-session -d -s ${session} -x 200 -y 50 && ` +
+      `${tmux} set-option -p -t =${session}: @tmuxwright_hub 1; } || { tw_unlock; exit 1; }`,
+    ]
+    : [];
+  return oneLine([
+    LOCK_FUNCTIONS,
+    `tw_lock ${ATTACH_TRIES} || { echo "${HOST_BUSY} $(readlink "$L" 2>/dev/null)" >&2; exit 75; }`,
+    ...hub,
+    'f=$(mktemp -d "$d/tmuxwright-link.XXXXXX") && mkfifo "$f/i" "$f/o" || { tw_unlock; exit 1; }',
+    // The client's stderr goes nowhere: a write to a dropped link's stderr would kill it (an unguarded end).
+    // TMUX emptied: a script tmux runs has it, and tmux refuses to attach "nested" clients.
+    `TMUX= ${attach.client} <"$f/i" >"$f/o" 2>/dev/null &`,
+    "t=$!",
+    '{ cat; cat >/dev/null; } <"$f/o" &',
+    'exec 3>"$f/i" >/dev/null 2>&1',
+    // Lets go once the client is attached (it has its control state then), or has gone.
+    `{ i=0; while [ "$i" -lt 250 ] && kill -0 "$t" 2>/dev/null; do ` +
+    `${tmux} list-clients -F "#{client_pid}" 2>/dev/null | grep -qx "$t" && break; sleep 0.02; i=$((i + 1)); done; ` +
+    // The fifos' names go once both ends of each are open (tmux opens its output only once the input is).
+    'tw_unlock; rm -rf "$f"; } 3>&- &',
+    "cat >&3",
+    `tw_lock ${END_TRIES}`,
+    `[ "$(${tmux} show-options -v -t =${session}: @tmuxwright_end 2>/dev/null)" = kill ] && ` +
+    `${tmux} kill-session -t =${session}`,
+    "exec 3>&-",
+    'i=0; while kill -0 "$t" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.02; i=$((i + 1)); done',
+    'kill -9 "$t" 2>/dev/null',
+    'wait "$t"',
+    `${tmux} list-sessions >/dev/null 2>&1`,
+    "tw_unlock",
+    'rm -rf "$f"',
+  ]);
+}
+
+/** sh commands on one line: `;` after each, but for one sent to the background (`&` ends it already). */
+function oneLine(commands: readonly string[]): string {
+  return commands.map((command) => command.endsWith("&") ? command : `${command};`).join(" ");
 }

@@ -1,14 +1,16 @@
 import { ControlClient, type ControlHandlers } from "./control.ts";
 import { tmuxOneShotChecked } from "./oneshot.ts";
-import { SessionGuard } from "./session_guard.ts";
-import { TmuxError } from "./errors.ts";
-import { classifySshFailure, HostError, remoteControlCommand, sshArgs, type SshTarget, unreachable } from "./ssh.ts";
+import { classifyTmuxError, TmuxError } from "./errors.ts";
+import { HostError, remoteControlScript, unreachable } from "./ssh.ts";
+import { classifyLinkFailure, linkCommand, linkConnectMs, type LinkSpec, missingLinkProgram } from "./link_command.ts";
 import { parseShellResult, type ShellResult, shellScriptCommands } from "./run_shell.ts";
 import { Backoff } from "./backoff.ts";
+import { tmuxWords, underHostLock } from "./host_session_lock.ts";
+import { notifiesEveryClient } from "./notifying.ts";
 
 /** What happened to the connection, for the server's log: (re)connects, losses, slow commands. */
 export type TmuxStatus =
-  | { kind: "connected"; reconnect: boolean }
+  | { kind: "connected"; reconnect: boolean; restarted?: true }
   | { kind: "lost"; reason: string }
   | { kind: "failed"; reason: string }
   | { kind: "slow"; command: string; ms: number };
@@ -24,6 +26,19 @@ export interface LinkState {
   reason: string | null;
 }
 
+/** A guarded step on a host waits this long for the host's lock (20 ms tries): 10 s. */
+const GUARDED_TRIES = 500;
+/** How a guarded step's script marks the output of the command tmux refused. */
+const FAILED = "tw-failed ";
+
+/** Commands that can notify every control client go only through `guarded` (src/tmux/notifying.ts). */
+function unguardedOnly(commands: readonly (readonly string[])[]): void {
+  const notifying = commands.find(notifiesEveryClient);
+  if (notifying) {
+    throw new Error(`internal: tmux ${notifying[0]} can crash tmux 3.3a unless sent through TmuxServer.guarded()`);
+  }
+}
+
 /** A command on the control connection normally answers in well under a millisecond. */
 export const SLOW_COMMAND_MS = 500;
 /** A local command unanswered this long has stuck the connection, which is then replaced. */
@@ -34,9 +49,10 @@ export const STALLED_COMMAND_MS = 15_000;
  * one-shot path. If tmux exits or the connection breaks, in-flight calls fail and the next
  * call reconnects (running `prepare` again, which recreates the session to attach to).
  *
- * With `remote`, the server is on another host and the connection is `ssh … tmux -u -C` (a
- * host link): one-shots and `runShell` go through that one connection (no second ssh per
- * call), failures are HostErrors naming the host, and reconnects back off while the host fails.
+ * With `remote`, the server is on another host and the connection is `ssh … tmux -u -C`, or
+ * `podman|docker exec -i CONTAINER …` (a host link, link_command.ts): one-shots and `runShell` go
+ * through that one connection (no second ssh per call), failures are HostErrors naming the host,
+ * and reconnects back off while the host fails.
  */
 export class TmuxServer {
   #client: ControlClient | null = null;
@@ -52,6 +68,8 @@ export class TmuxServer {
   #lastFailure: HostError | null = null;
   #downSince: Date | null = null;
   #downReason: string | null = null;
+  #serverIdentity: string | null = null;
+  #restartedAt: Date | null = null;
   /** Names this link's paste buffers apart from other tmuxwright servers using the same tmux server. */
   readonly #tag = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -59,10 +77,14 @@ export class TmuxServer {
     readonly socketArgs: readonly string[],
     /** Makes sure the session to attach to exists; returns its name (remote: the script creates it). */
     private readonly prepare: () => Promise<string>,
-    /** Keeps session creation and removal apart from control clients attaching (a tmux 3.3a crash). */
-    readonly sessionGuard: SessionGuard = new SessionGuard(null),
-    /** The host this server is on, reached over ssh; undefined: this machine. */
-    readonly remote?: SshTarget,
+    /**
+     * A directory of the state directory for this machine's control clients: they run behind the
+     * link script (src/tmux/local_link.ts), and guarded steps take the tmux server's session lock.
+     * null: a private tmux server or the tmux layer's own tests (no lock, clients as children).
+     */
+    readonly relayRoot: string | null = null,
+    /** The host this server is on, reached over ssh or a container runtime; undefined: this machine. */
+    readonly remote?: LinkSpec,
   ) {}
 
   /** "local", or the configured name of the remote host. */
@@ -88,6 +110,14 @@ export class TmuxServer {
     return { state, since: this.#downSince, reason: this.#downReason };
   }
 
+  /**
+   * A remote link: when it last found another tmux server than before (the host's was restarted,
+   * a container restarted), whose panes are gone with it; null: the same server throughout.
+   */
+  get restartedAt(): Date | null {
+    return this.#restartedAt;
+  }
+
   /** How many times the control connection was opened: what was set up on the other side is per connection. */
   get connections(): number {
     return this.#connections;
@@ -100,6 +130,7 @@ export class TmuxServer {
 
   /** Runs one command on the control connection. */
   async run(...args: string[]): Promise<string[]> {
+    unguardedOnly([args]);
     const client = await this.#connection();
     this.#sendListeners.forEach((l) => l([args]));
     return this.#timed(client, args);
@@ -121,6 +152,7 @@ export class TmuxServer {
     commands: readonly string[][],
     onReply: readonly ((() => void) | undefined)[] = [],
   ): Promise<Promise<string[]>[]> {
+    unguardedOnly(commands);
     const client = await this.#connection();
     this.#sendListeners.forEach((l) => l(commands));
     const started = performance.now();
@@ -159,6 +191,40 @@ export class TmuxServer {
     return parseShellResult(shown.map((line) => `${line}\n`).join(""));
   }
 
+  /**
+   * Runs commands that can notify every control client (src/tmux/notifying.ts) as one step under
+   * the session lock every control client's attach takes: locally the state directory's guard,
+   * on a host the host's lock (one run-shell script, one round trip). Resolves with their output
+   * lines; a command tmux refuses rejects as `run` would, and the rest are not run.
+   */
+  async guarded(commands: readonly string[][]): Promise<string[]> {
+    if (commands.length === 0) return [];
+    if (!this.remote && this.relayRoot === null) return (await this.#unchecked(commands)).flat();
+    const body = `o=$(${tmuxWords(commands)} 2>&1) || { echo "${FAILED}$o"; exit 1; }; echo "$o"`;
+    const result = await this.runShell(underHostLock(body, GUARDED_TRIES));
+    const lines = result.stdout.split("\n").filter((line, i, all) => line !== "" || i < all.length - 1);
+    if (result.status === 75) {
+      const where = this.remote ? `on host "${this.host}"` : "of this tmux server";
+      throw new TmuxError("command_failed", `the session lock ${where} stayed taken for 10 s`);
+    }
+    const failed = lines.findIndex((line) => line.startsWith(FAILED));
+    if (failed >= 0) throw classifyTmuxError(lines.slice(failed).join("\n").slice(FAILED.length));
+    if (result.status !== 0) throw new TmuxError("command_failed", `guarded step ended with status ${result.status}`);
+    return lines;
+  }
+
+  async #unchecked(commands: readonly string[][]): Promise<string[][]> {
+    const client = await this.#connection();
+    this.#sendListeners.forEach((l) => l(commands));
+    const started = performance.now();
+    const settled = await Promise.allSettled(
+      client.runMany(commands).map((reply, i) => this.#timedReply(reply, commands[i], started)),
+    );
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    return settled.map((s) => (s as PromiseFulfilledResult<string[]>).value);
+  }
+
   onNotification(listener: (name: string, args: string) => void): () => void {
     this.#notificationListeners.add(listener);
     return () => this.#notificationListeners.delete(listener);
@@ -187,10 +253,9 @@ export class TmuxServer {
     const client = this.#client;
     this.#client = null;
     if (!client) return;
-    // A client that cannot say goodbye (a black-holed link) is ended after a moment. Locally the end
-    // is guarded like an attach: other control clients are told (a tmux 3.3a crash, SessionGuard).
-    const end = () => client.closeWithin(2000);
-    await (this.remote ? end() : this.sessionGuard.run(end));
+    // A client that cannot say goodbye (a black-holed link) is ended after a moment; its link
+    // script ends it under the session lock either way (src/tmux/host_session_lock.ts).
+    await client.closeWithin(2000);
   }
 
   kill(): void {
@@ -238,32 +303,35 @@ export class TmuxServer {
     this.#client =
       await (this.remote
         ? this.#connectRemote(this.remote, session, handlers)
-        : this.sessionGuard.run(() => ControlClient.connect(this.socketArgs, session, handlers)));
+        : ControlClient.connect(this.socketArgs, session, handlers, this.relayRoot));
     attached = true;
     this.#downSince = null;
     this.#downReason = null;
-    this.#status({ kind: "connected", reconnect: this.#connections++ > 0 });
+    const identity = this.#client.serverIdentity;
+    const restarted = this.remote !== undefined && this.#serverIdentity !== null && identity !== this.#serverIdentity;
+    if (restarted) this.#restartedAt = new Date();
+    this.#serverIdentity = identity;
+    this.#status({ kind: "connected", reconnect: this.#connections++ > 0, ...(restarted ? { restarted } : {}) });
     return this.#client;
   }
 
-  async #connectRemote(target: SshTarget, session: string, handlers: ControlHandlers): Promise<ControlClient> {
+  async #connectRemote(target: LinkSpec, session: string, handlers: ControlHandlers): Promise<ControlClient> {
     try {
       const client = await ControlClient.launch({
-        program: "ssh",
-        args: sshArgs(target, remoteControlCommand(session)),
+        ...linkCommand(target, remoteControlScript(session)),
         keepStderr: true,
-        timeoutMs: (target.connectTimeoutSec + 5) * 1000,
-        failure: (stderr, code, cause) => classifySshFailure(target, stderr || cause.message, code),
+        timeoutMs: linkConnectMs(target),
+        failure: (stderr, code, cause) => classifyLinkFailure(target, stderr || cause.message, code),
       }, handlers);
       this.#backoff.succeeded();
       this.#lastFailure = null;
       return client;
     } catch (error) {
-      this.#lastFailure = error instanceof HostError ? error : unreachable(
-        target.host,
-        target.destination,
-        error instanceof Deno.errors.NotFound ? "ssh is not installed or not on PATH" : (error as Error).message,
-      );
+      this.#lastFailure = error instanceof HostError
+        ? error
+        : error instanceof Deno.errors.NotFound
+        ? missingLinkProgram(target)
+        : unreachable(target.host, target.destination, (error as Error).message);
       this.#backoff.failed();
       this.#downSince ??= new Date();
       this.#downReason = this.#lastFailure.message;

@@ -1,4 +1,4 @@
-import { attachReleasingHostLock, endClientUnderHostLock, TAKE_HOST_LOCK } from "./host_session_lock.ts";
+import { hostBusyReason, linkScript } from "./host_session_lock.ts";
 import { TmuxError } from "./errors.ts";
 
 /** A configured remote host: the name agents use and what ssh is given (validated at start-up). */
@@ -49,25 +49,24 @@ export function sshArgs(target: SshTarget, remoteCommand: string): string[] {
 }
 
 /**
- * The remote side of a control connection, run by the user's login shell (sh, bash, zsh, fish,
- * tcsh all read a single-quoted `sh -c '…'` the same way: no `'`, `\` or `!` inside). It checks
- * tmux is there and new enough, creates `session` unless it exists, then becomes `tmux -u -C
- * attach` with output on (remote panes live in that session; their logs are written from it). Its stderr lines starting `tmuxwright:` are read by classifySshFailure.
+ * The remote side of a control connection: sh text, one for every kind of link (ssh hands it to
+ * the user's login shell inside `sh -c '…'`, so no `'`, `\` or `!` in it; a container runtime
+ * runs `sh -c SCRIPT` itself: link_command.ts). It checks tmux is there and new enough, then runs
+ * the link script (src/tmux/host_session_lock.ts): the hub `session` made unless it exists and
+ * `tmux -u -C attach` to it with output on (remote panes live in that session; their logs are
+ * written from it), all under the host's session lock, and the client's end under it too,
+ * whenever the link ends. Its stderr lines starting `tmuxwright:` are read by each kind's
+ * classification (classifySshFailure, classifyContainerFailure).
  */
-export function remoteControlCommand(session: string): string {
+export function remoteControlScript(session: string): string {
   if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
   const script = [
     "command -v tmux >/dev/null 2>&1 || { echo tmuxwright: tmux-missing >&2; exit 127; }",
     "v=$(tmux -V)",
     'case "$v" in "tmux "[012].*|"tmux 3."[01]*) echo "tmuxwright: tmux-old $v" >&2; exit 126;; esac',
-    // Creating the hub and attaching to it are kept apart from other servers' session changes there.
-    TAKE_HOST_LOCK,
-    // The hub's first pane is marked as the hub's from the start: no listing shows it, whoever dialled.
-    // (`9>&-`: a tmux server started here would hold the lock for good.)
-    `tmux -u has-session -t =${session} 2>/dev/null 9>&- || { tmux -u new-session -d -s ${session} -x 200 -y 50 9>&- && ` +
-    `tmux -u set-option -p -t =${session}: @tmuxwright_hub 1 9>&-; } || exit 1`,
   ].join("; ");
-  return `sh -c '${script}; ${attachReleasingHostLock(`tmux -u -C attach-session -t =${session}`)}'`;
+  const client = `tmux -u -C attach-session -t =${session}`;
+  return `${script}; ${linkScript({ session, client, makeHub: true })}`;
 }
 
 /**
@@ -82,16 +81,6 @@ export function interactiveSshArgs(target: SshTarget, remoteCommand: string): st
 export function remoteAttachCommand(session: string): string {
   if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
   return `tmux attach-session -r -t =${session}`;
-}
-
-/**
- * The tmux command, for a link's control connection, that ends its control client on the host
- * in the background there, under the host's session lock (other servers' links may be
- * attaching): by removing `session` (its hub), or, kept, by detaching it.
- */
-export function remoteEndLinkCommand(session: string, how: "kill-session" | "detach-client"): string[] {
-  if (!SAFE_SESSION.test(session)) throw new RangeError(`unsafe remote session name ${JSON.stringify(session)}`);
-  return ["run-shell", "-b", endClientUnderHostLock(how, session)];
 }
 
 /** How a host fails, for agents: each kind becomes one error code (src/engine/errors.ts). */
@@ -138,6 +127,8 @@ export function classifySshFailure(target: SshTarget, stderr: string, code: numb
       `Install tmux 3.2 or newer on ${destination}`,
     );
   }
+  const busy = hostBusyReason(stderr);
+  if (busy) return unreachable(host, destination, busy);
   const old = /tmuxwright: tmux-old (.*)$/m.exec(stderr);
   if (old) {
     return new HostError(

@@ -1,7 +1,9 @@
 import type { App } from "../app.ts";
-import { listPanes, resolvePane } from "../engine/panes/mod.ts";
+import { listPanes, type PaneInfo, resolvePane } from "../engine/panes/mod.ts";
+import { probePaneStatus } from "../engine/watch/mod.ts";
+import { logSize } from "../engine/output/mod.ts";
 import type { TmuxServer } from "../tmux/server.ts";
-import type { WatchBackend, WatchFollow, WatchScreen } from "../http/watch/backend.ts";
+import type { WatchBackend, WatchFollow, WatchMark, WatchQuestion, WatchScreen } from "../http/watch/backend.ts";
 import { FETCH_MS, WatchFleet, watchPane } from "./watch_fleet.ts";
 
 /** A remote pane outside the link's hub session sends no `%output` over the link: its screen is read this often. */
@@ -14,10 +16,15 @@ const REDRAW_MS = 1000;
  */
 export function watchBackend(app: App): WatchBackend {
   const fleet = new WatchFleet(app);
+  /** tmux's facts of this machine's panes as last listed (the wall's probes and marks start from them). */
+  let local = new Map<string, PaneInfo>();
+  const info = (paneId: string) => split(paneId).host === "local" ? local.get(paneId) ?? null : fleet.info(paneId);
+  const linkOf = (host: string) => host === "local" ? app.tmux : app.hosts.link(host);
   return {
     async panes() {
-      const local = (await listPanes(app.tmux)).filter((p) => !p.hub).map((p) => watchPane(p, "local"));
-      return [...local, ...fleet.panes()];
+      const listed = (await listPanes(app.tmux)).filter((p) => !p.hub);
+      local = new Map(listed.map((p) => [p.paneId, p]));
+      return [...listed.map((p) => watchPane(p, "local")), ...fleet.panes()];
     },
     hosts: () => fleet.hosts(),
     onPanesChanged(listener) {
@@ -29,9 +36,39 @@ export function watchBackend(app: App): WatchBackend {
       ];
       return () => stops.forEach((stop) => stop());
     },
+    questions: () =>
+      app.gate.questions.list().map((q): WatchQuestion => ({
+        pane_id: q.pane === null ? null : q.host === "local" ? q.pane : `${q.host}:${q.pane}`,
+        host: q.host,
+        command: q.command,
+        tool: q.tool,
+        agent: q.agent,
+        since: q.since,
+      })),
+    onQuestions: (listener) => app.gate.questions.onChange(listener),
+    async probe(paneId, question) {
+      const pane = info(paneId);
+      if (!pane) return null;
+      const { host } = split(paneId);
+      const services = host === "local" ? app : app.onHost(host);
+      const probed = await bounded(probePaneStatus(services.proc, services.tmux, pane, { question })).catch(() => null);
+      return probed?.status ?? null;
+    },
     screen: (paneId) => {
       const { host, id } = split(paneId);
-      return screen(host === "local" ? app.tmux : app.hosts.link(host), id);
+      return screen(linkOf(host), id);
+    },
+    mark(paneId) {
+      const pane = info(paneId);
+      if (!pane) return Promise.resolve(null);
+      const { host, id } = split(paneId);
+      if (host === "local") {
+        if (!app.output.followsLog(pane)) return Promise.resolve(null);
+        const path = pane.logPath!;
+        return Promise.resolve({ version: () => logSize(path), close() {} });
+      }
+      if (pane.sessionName !== app.hosts.hubSession) return Promise.resolve(null);
+      return Promise.resolve(outputCounter(linkOf(host), id));
     },
     async follow(paneId, onBytes, onRedraw) {
       const { host, id } = split(paneId);
@@ -48,6 +85,15 @@ export function watchBackend(app: App): WatchBackend {
 function split(paneId: string): { host: string; id: string } {
   const at = paneId.lastIndexOf(":");
   return at < 0 ? { host: "local", id: paneId } : { host: paneId.slice(0, at), id: paneId.slice(at + 1) };
+}
+
+/** A remote pane in the link's session: its `%output` already comes over the link, counted here. */
+function outputCounter(link: TmuxServer, id: string): WatchMark {
+  let bytes = 0;
+  const stop = link.onOutput((pane, chunk) => {
+    if (pane === id) bytes += chunk.length;
+  });
+  return { version: () => Promise.resolve(bytes), close: stop };
 }
 
 /**
@@ -68,15 +114,15 @@ async function followRemote(
   if (found !== id) return null;
   if (name === hub) return { close: link.onOutput((pane, bytes) => pane === id && onBytes(bytes)) };
   // The first look is the baseline (the page's first screen is read after it): any change is drawn.
-  let last = (await screen(link, id).catch(() => null))?.text ?? "";
+  let last = (await screen(link, id).catch(() => null))?.lines.join("\n") ?? "";
   let busy = false;
   const timer = setInterval(async () => {
     if (busy || !link.connected) return;
     busy = true;
     const now = await screen(link, id).catch(() => null);
     busy = false;
-    if (now && now.text !== last) {
-      last = now.text;
+    if (now && now.lines.join("\n") !== last) {
+      last = now.lines.join("\n");
       onRedraw();
     }
   }, REDRAW_MS);
@@ -85,7 +131,7 @@ async function followRemote(
 
 const SCREEN_FACTS = "#{pane_id}\x1f#{pane_width}\x1f#{pane_height}\x1f#{cursor_x}\x1f#{cursor_y}";
 
-/** The visible screen with its colours, as bytes a terminal of the pane's size draws the same. */
+/** The visible screen with its colours. */
 async function screen(tmux: TmuxServer, paneId: string): Promise<WatchScreen | null> {
   // One pipelined pair: the facts and the rows come from the same moment of the pane.
   const [facts, rows] = await bounded(tmux.batch([
@@ -94,11 +140,12 @@ async function screen(tmux: TmuxServer, paneId: string): Promise<WatchScreen | n
   ])).catch(() => [[], []]);
   const [id, width, height, x, y] = (facts[0] ?? "").split("\x1f");
   if (id !== paneId) return null;
-  const visible = rows.slice(0, Number(height));
   return {
     cols: Number(width),
     rows: Number(height),
-    text: visible.join("\x1b[0m\r\n") + `\x1b[0m\x1b[${Number(y) + 1};${Number(x) + 1}H`,
+    lines: rows.slice(0, Number(height)),
+    cursorX: Number(x),
+    cursorY: Number(y),
   };
 }
 

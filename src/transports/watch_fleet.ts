@@ -1,5 +1,6 @@
 import type { App } from "../app.ts";
 import { listPanes, type PaneInfo } from "../engine/panes/mod.ts";
+import { paneStatus } from "../engine/watch/mod.ts";
 import type { WatchHost, WatchPane } from "../http/watch/backend.ts";
 
 /** A host's pane list that takes longer than this is given up (the host is shown as it stands). */
@@ -9,6 +10,8 @@ const RETRY_MS = 5000;
 
 interface HostEntry {
   panes: WatchPane[];
+  /** tmux's facts of each pane, by its page id (`NAME:%N`). */
+  infos: Map<string, PaneInfo>;
   fetching: boolean;
   again: boolean;
 }
@@ -26,7 +29,7 @@ export class WatchFleet {
 
   constructor(private readonly app: App) {
     for (const host of this.remoteHosts()) {
-      this.#entries.set(host, { panes: [], fetching: false, again: false });
+      this.#entries.set(host, { panes: [], infos: new Map(), fetching: false, again: false });
       this.#stops.push(
         app.hosts.link(host).onStatus((status) => {
           if (status.kind === "slow") return;
@@ -48,6 +51,12 @@ export class WatchFleet {
   /** The remote hosts' panes as last fetched (fetching each host that is due). */
   panes(): WatchPane[] {
     return this.remoteHosts().flatMap((host) => this.#entries.get(host)!.panes);
+  }
+
+  /** tmux's facts of a remote pane (`NAME:%N`) as last fetched. */
+  info(paneId: string): PaneInfo | null {
+    const host = paneId.slice(0, paneId.lastIndexOf(":"));
+    return this.#entries.get(host)?.infos.get(paneId) ?? null;
   }
 
   hosts(): WatchHost[] {
@@ -104,7 +113,9 @@ export class WatchFleet {
       const late = new Promise<never>((_, reject) => timer = setTimeout(() => reject(new Error("slow")), FETCH_MS));
       const link = this.app.hosts.link(host);
       const panes = await Promise.race([listPanes(link), late]);
-      const next = panes.filter((p) => !p.hub).map((p) => watchPane(p, host));
+      const shown = panes.filter((p) => !p.hub);
+      entry.infos = new Map(shown.map((p) => [`${host}:${p.paneId}`, p]));
+      const next = shown.map((p) => watchPane(p, host));
       if (JSON.stringify(next) !== JSON.stringify(entry.panes)) {
         entry.panes = next;
         this.#changed();
@@ -123,19 +134,21 @@ export class WatchFleet {
   }
 }
 
-/** A pane as the page lists it; a remote pane's id carries its host (`NAME:%N`), as the tools write it. */
+/**
+ * A pane as the page lists it, with what tmux alone tells of its state (the wall refines it from
+ * the process facts); a remote pane's id carries its host (`NAME:%N`), as the tools write it.
+ */
 export function watchPane(p: PaneInfo, host: string): WatchPane {
   return {
     pane_id: host === "local" ? p.paneId : `${host}:${p.paneId}`,
     host,
     name: p.name,
+    agent: p.agent,
     session: p.sessionName,
     window_index: p.windowIndex,
     workspace: p.workspace,
-    command: p.command,
     title: p.title,
-    status: p.dead ? "exited" : "running",
-    ...(p.dead && p.exitCode !== null ? { exit_code: p.exitCode } : {}),
+    ...paneStatus(p, null),
     width: p.width,
     height: p.height,
   };

@@ -85,6 +85,11 @@ export class Browser {
     }).finally(() => clearTimeout(timer));
   }
 
+  /** The page's viewport in CSS pixels (1× density), as a person's window of that size shows it. */
+  async viewport(width: number, height: number): Promise<void> {
+    await this.send("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile: false });
+  }
+
   async navigate(url: string): Promise<void> {
     await this.send("Page.navigate", { url });
   }

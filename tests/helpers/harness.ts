@@ -72,6 +72,12 @@ const REAL_HOME = Deno.env.get("HOME") ?? "/root";
 const TEST_HOME = "/tmp/tmuxwright-test-home";
 Deno.mkdirSync(TEST_HOME, { recursive: true });
 
+/**
+ * The run's own settings that reach every server under test: TMUXWRIGHT_PROCESS_FACTS=ps runs the
+ * suite again on the ps backend (.ci/run).
+ */
+const PASSED_THROUGH = new Set(["TMUXWRIGHT_TMUX_CONFIG", "TMUXWRIGHT_PROCESS_FACTS"]);
+
 /** Environment for a server or tmux under test: never the developer's tmux or rc files. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {
@@ -85,7 +91,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   delete env.TMUX_PANE;
   Object.assign(env, extra); // a test may set TMUX/TMUX_PANE on purpose (self-protection)
   for (const key of Object.keys(env)) {
-    if (key.startsWith("TMUXWRIGHT_") && !(key in extra) && key !== "TMUXWRIGHT_TMUX_CONFIG") delete env[key];
+    if (key.startsWith("TMUXWRIGHT_") && !(key in extra) && !PASSED_THROUGH.has(key)) delete env[key];
   }
   return env;
 }

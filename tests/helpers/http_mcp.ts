@@ -86,12 +86,13 @@ export class HttpMcpServer {
     });
   }
 
-  /** An SDK client connected over Streamable HTTP with these extra request headers. */
+  /** An SDK client connected over Streamable HTTP with these extra request headers (and this clientInfo). */
   async client(
     headers: Record<string, string> = {},
+    info: { name: string; version: string; title?: string } = { name: "tmuxwright-http-tests", version: "0.0.0" },
   ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
     const transport = new StreamableHTTPClientTransport(this.mcpUrl, { requestInit: { headers } });
-    const client = new Client({ name: "tmuxwright-http-tests", version: "0.0.0" });
+    const client = new Client(info);
     await client.connect(transport);
     return { client, transport };
   }

@@ -11,6 +11,9 @@ import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
  * - `stranger`: a host key ssh has never seen (HOST_KEY_UNKNOWN)
  * - `changed`: known_hosts holds another key for it (HOST_KEY_CHANGED)
  * - `notmux`: a PATH without tmux; `oldtmux`: a `tmux` that says it is 3.0a
+ * - `slowalpha`: alpha's tmux server, reached through a `tmux` whose control clients (`-C`)
+ *   identify slowly (strace delays each of their messages to the server after the first by
+ *   `SLOW_IDENTIFY_MS`): what holds tmux 3.3a's crash window open on purpose
  * - `zshhost`, `fishhost`: trusted, with zsh or fish as the session's SHELL (so their tmux
  *   servers start panes with it), each on its own sshd port behind its own relay
  * - with `fleet: N`, `fleet01`…: more trusted hosts (many hosts at once)
@@ -20,6 +23,9 @@ import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
  *
  * It accepts the current user, whoever that is (CI runs as root: `PermitRootLogin yes` here only).
  */
+/** How long `slowalpha`'s control clients take over each message of their identify after the first. */
+export const SLOW_IDENTIFY_MS = 1500;
+
 /** The trusted hosts, each behind its own relay with its own remote tmux server. */
 export const LAB_HOSTS = ["alpha", "beta", "gamma", "delta"] as const;
 /** A trusted lab host: one of LAB_HOSTS, or `fleetNN` when the lab was started with `fleet`. */
@@ -105,11 +111,19 @@ export class SshLab {
     await Deno.symlink("/bin/sh", join(dir, "notmux-bin", "sh"));
     await Deno.mkdir(join(dir, "oldtmux-bin"));
     await Deno.writeTextFile(join(dir, "oldtmux-bin", "tmux"), "#!/bin/sh\necho 'tmux 3.0a'\n", { mode: 0o755 });
+    await Deno.mkdir(join(dir, "slowtmux-bin"));
+    const slow = `-e trace=sendmsg -e inject=sendmsg:delay_enter=${SLOW_IDENTIFY_MS * 1000}:when=2+`;
+    await Deno.writeTextFile(
+      join(dir, "slowtmux-bin", "tmux"),
+      `#!/bin/sh\ncase " $* " in *" -C "*) exec strace -qq -o /dev/null ${slow} /usr/bin/tmux "$@";; esac\n` +
+        'exec /usr/bin/tmux "$@"\n',
+      { mode: 0o755 },
+    );
 
     if (user === "root") await Deno.mkdir("/run/sshd", { recursive: true, mode: 0o755 }); // sshd's privsep dir
     // Three ports: the usual one, and two whose sessions run with a PATH lacking a usable tmux
     // (sshd resets a PATH sent by the client, so the server's ForceCommand sets it).
-    const [port, notmuxPort, oldtmuxPort] = [freePort(), freePort(), freePort()];
+    const [port, notmuxPort, oldtmuxPort, slowPort] = [freePort(), freePort(), freePort(), freePort()];
     // A port per shell host: its sessions get that SHELL (sshd's SetEnv; the first SetEnv that applies wins).
     const shellPorts = new Map(Object.keys(SHELL_HOSTS).map((name) => [name, freePort()]));
     const home = `HOME=${join(dir, "home")}`;
@@ -121,6 +135,7 @@ export class SshLab {
         `Port ${port}`,
         `Port ${notmuxPort}`,
         `Port ${oldtmuxPort}`,
+        `Port ${slowPort}`,
         ...[...shellPorts.values()].map((p) => `Port ${p}`),
         "ListenAddress 127.0.0.1",
         `HostKey ${join(dir, "host_key")}`,
@@ -141,6 +156,8 @@ export class SshLab {
         `  ${withPath(join(dir, "notmux-bin"))}`,
         `Match LocalPort ${oldtmuxPort}`,
         `  ${withPath(`${join(dir, "oldtmux-bin")}:/usr/bin:/bin`)}`,
+        `Match LocalPort ${slowPort}`,
+        `  ${withPath(`${join(dir, "slowtmux-bin")}:/usr/bin:/bin`)}`,
         ...Object.entries(SHELL_HOSTS).flatMap(([name, shell]) => [
           `Match LocalPort ${shellPorts.get(name)}`,
           `  SetEnv ${home} SHELL=${shell}`,
@@ -157,7 +174,7 @@ export class SshLab {
       stderr: "piped",
     }).spawn();
     void drain(sshd.stderr);
-    await Promise.all([port, notmuxPort, oldtmuxPort, ...shellPorts.values()].map(waitForPort));
+    await Promise.all([port, notmuxPort, oldtmuxPort, slowPort, ...shellPorts.values()].map(waitForPort));
 
     const relays = new Map(trusted.map((name) => [name, new TcpRelay(shellPorts.get(name) ?? port, options.delay)]));
     const common = [
@@ -187,6 +204,11 @@ export class SshLab {
         ...host("changed", [`Port ${port}`, "HostKeyAlias tw-changed"]),
         ...host("notmux", [`Port ${notmuxPort}`, "HostKeyAlias tw-lab"]),
         ...host("oldtmux", [`Port ${oldtmuxPort}`, "HostKeyAlias tw-lab"]),
+        ...host("slowalpha", [
+          `Port ${slowPort}`,
+          "HostKeyAlias tw-lab",
+          `SetEnv TMUX_TMPDIR=${join(dir, "tmux-alpha")}`,
+        ]),
         ...host("nowhere", ["Port 1", "HostKeyAlias tw-lab"]),
         "Host *",
         ...common.map((l) => `  ${l}`),
@@ -206,7 +228,16 @@ export class SshLab {
       this.sshd.kill("SIGTERM");
     } catch { /* gone */ }
     await this.sshd.status;
-    await Deno.remove(this.dir, { recursive: true });
+    // Link scripts of links that just ended may still be finishing there (their fifos' directory, the
+    // lock): they end within moments of their tmux server.
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await Deno.remove(this.dir, { recursive: true });
+      } catch (error) {
+        if (attempt === 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 }
 

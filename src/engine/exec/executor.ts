@@ -1,4 +1,5 @@
-import { cursorNow, type ProcReader } from "../watch/mod.ts";
+import { cursorNow } from "../watch/mod.ts";
+import type { ProcessFacts } from "../facts/mod.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { type Budget, outputBudget, type OutputSpool } from "../output/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
@@ -76,8 +77,8 @@ export class Executor {
     stateDir: string,
     /** Where budgeted output of panes without a log stays readable. */
     readonly spool: OutputSpool,
-    /** /proc facts: a shell that printed no mark is seen waiting at its prompt at once; a command's question. */
-    private readonly proc?: ProcReader,
+    /** Process facts: a shell that printed no mark is seen waiting at its prompt at once; a command's question. */
+    private readonly proc?: ProcessFacts,
     /** The command policy: every command is judged before anything is typed. */
     readonly gate?: PolicyGate,
     /** When a pane can no longer answer (its shell exited, it was removed, tmux ended). */

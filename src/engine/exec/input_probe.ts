@@ -1,5 +1,5 @@
 import type { PaneInfo } from "../panes/mod.ts";
-import { asksForInput, processExists, type ProcReader, type ProcState, readProcState } from "../watch/mod.ts";
+import { asksForInput, processExists, type ProcessFacts, type ProcState, readProcState } from "../facts/mod.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 
 /** Output quiet this long before the OS is asked whether the command waits for input. */
@@ -23,7 +23,7 @@ export interface ProbeOptions {
 
 /**
  * Whether a typed command waits for terminal input, asked of the OS (procstate.ts through the
- * ProcReader) once output has been quiet for QUIET_MS, then less and less often while it stays
+ * ProcessFacts) once output has been quiet for QUIET_MS, then less and less often while it stays
  * quiet. Each ask runs aside: the caller's loop calls `tick` and wakes on `answered()`.
  */
 export class InputProbe {
@@ -37,7 +37,7 @@ export class InputProbe {
   waiting = false;
 
   constructor(
-    private readonly proc: ProcReader,
+    private readonly proc: ProcessFacts,
     private readonly typed: Typed,
     private readonly pane: PaneInfo,
     private readonly options: ProbeOptions,
@@ -94,12 +94,12 @@ export class InputProbe {
   async #ask(): Promise<ProcState | null> {
     const { pane, typed } = this;
     if (pane.pid === null) return null;
-    const files = await this.proc.snapshot(pane.pid, { terminal: true });
-    if (processExists(files, pane.pid) !== true) return null;
+    const look = await this.proc.look(pane.pid, { terminal: true });
+    if (processExists(look, pane.pid) !== true) return null;
     const end = typed.received;
     const last = typed.collector.slice(Math.max(typed.scanner.startEnd ?? end, end - 1), end);
     const unfinishedLine = last.length > 0 && last[0] !== 0x0a;
-    const state = readProcState(files, pane.pid);
+    const state = readProcState(look, pane.pid);
     const shellAsks = state.waitingForInput === true ||
       (state.waitingForInput === null && state.rawTerminal === true && unfinishedLine); // fish's `read`
     const asks = (this.options.shellReads && shellAsks) || asksForInput(state, pane.pid, unfinishedLine);

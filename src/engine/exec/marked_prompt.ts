@@ -33,7 +33,7 @@ export type PromptState = "ready" | "busy" | "unmarked";
  * this very shell (its pid) when it waits at its prompt. With an E mark last, the prompt is being
  * drawn and its P mark is awaited; with no mark yet in a young log, the start-up files still run
  * and the first P mark is awaited, until the shell itself says where it is: a shell that waits for
- * terminal input (`atPrompt`, from /proc) twice in a row with no mark in its log has drawn a prompt
+ * terminal input (`atPrompt`, from process facts) twice in a row with no mark in its log has drawn a prompt
  * without one (a wrapper that dropped our start-up file, an rc that replaced the shell). `graceMs`
  * only bounds the wait when the OS cannot be asked. `stream` must be open from the log's end.
  */

@@ -3,7 +3,7 @@ import type { PaneInfo } from "../panes/mod.ts";
 import { type Executor, type Typed, wakeOn } from "./executor.ts";
 import { lastLines, type LineTest } from "./process_lines.ts";
 import { awaitReady, type ReadyOutcome } from "./ready_wait.ts";
-import type { ProcReader } from "../watch/mod.ts";
+import type { ProcessFacts } from "../facts/mod.ts";
 import { deliverSignal, type Signal } from "./signals.ts";
 import { deadPaneStatus, foreground, type ForegroundState, shellKind } from "./shell.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
@@ -67,7 +67,7 @@ export class ProcessManager {
     private readonly tmux: TmuxServer,
     readonly executor: Executor,
     private readonly events: ServerEvents,
-    private readonly proc: ProcReader,
+    private readonly proc: ProcessFacts,
   ) {}
 
   /** Starts `command` in `options.pane`, or in a new pane of `workspace` (the caller's owner's). */
@@ -151,7 +151,7 @@ export class ProcessManager {
       };
     }
     if (running) running.stopping = true; // the caller learns the exit from the result
-    await deliverSignal(this.tmux, pane, signal);
+    await deliverSignal(this.tmux, this.proc, pane, signal);
     const deadline = started + timeoutMs;
     for (;;) {
       if (typed?.scanner.end) {

@@ -2,7 +2,7 @@ import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { foreground, type ShellKind, shellKind } from "./shell.ts";
-import { SHELLS } from "../watch/mod.ts";
+import { SHELLS } from "../facts/mod.ts";
 
 export type { ShellKind };
 

@@ -1,5 +1,5 @@
 import type { TmuxServer } from "../../tmux/server.ts";
-import { atShellPrompt, type ProcReader, type ProcState, readProcState, SHELLS } from "../watch/mod.ts";
+import { atShellPrompt, type ProcessFacts, type ProcState, readProcState, SHELLS } from "../facts/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
 import { ToolError } from "../errors.ts";
 
@@ -33,9 +33,9 @@ export async function describeAsker(tmux: TmuxServer, paneId: string, state: Pro
  * A command that asked is still running in the pane's own shell (its `read`, not a shell started
  * inside it): text typed now would be read as the answer, so a new command is refused.
  */
-export async function assertNotAsking(proc: ProcReader, pane: PaneInfo): Promise<void> {
+export async function assertNotAsking(proc: ProcessFacts, pane: PaneInfo): Promise<void> {
   if (pane.pid === null) return;
-  const state = readProcState(await proc.snapshot(pane.pid), pane.pid);
+  const state = readProcState(await proc.look(pane.pid), pane.pid);
   if (state.fgPid !== pane.pid || state.waitingForInput !== true || atShellPrompt(state)) return;
   throw new ToolError(
     "PANE_BUSY",

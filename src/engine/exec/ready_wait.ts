@@ -1,6 +1,6 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { PaneInfo } from "../panes/mod.ts";
-import type { ProcReader } from "../watch/mod.ts";
+import type { ProcessFacts } from "../facts/mod.ts";
 import { lastLines, LineMatcher, type LineTest } from "./process_lines.ts";
 import { deadPaneStatus, foreground } from "./shell.ts";
 import { type Typed, wakeOn } from "./typed.ts";
@@ -31,7 +31,7 @@ const TICK_MS = 250;
  * in front of `Password: `.
  */
 export async function awaitReady(
-  deps: { tmux: TmuxServer; proc: ProcReader; ends?: PaneEnds },
+  deps: { tmux: TmuxServer; proc: ProcessFacts; ends?: PaneEnds },
   typed: Typed,
   pane: PaneInfo,
   ready: LineTest,
@@ -46,7 +46,7 @@ export async function awaitReady(
 }
 
 async function follow(
-  deps: { tmux: TmuxServer; proc: ProcReader; ends?: PaneEnds },
+  deps: { tmux: TmuxServer; proc: ProcessFacts; ends?: PaneEnds },
   typed: Typed,
   pane: PaneInfo,
   ready: LineTest,

@@ -2,8 +2,8 @@ import type { TmuxServer } from "../../tmux/server.ts";
 
 /**
  * Which program holds a pane's terminal, as tmux sees it (`pane_current_command` is the name of
- * the foreground process group's leader). Deno's permissions keep /proc of other processes out
- * of reach for this server (`--allow-read` does not cover it), so tmux is the source.
+ * the foreground process group's leader): a quick answer with no process started; the process
+ * facts room (engine/facts) answers what tmux does not know.
  */
 /** How a shell is typed into: POSIX syntax, fish, or the C shell family (`source`, `$status`). */
 export type ShellKind = "posix" | "fish" | "csh";

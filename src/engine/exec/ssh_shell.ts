@@ -1,6 +1,6 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { PaneInfo } from "../panes/mod.ts";
-import { type ProcReader, readProcState } from "../watch/mod.ts";
+import { type ProcessFacts, readProcState } from "../facts/mod.ts";
 
 /** The end of a shell's prompt as people set it: `$`, `#` or `%`, perhaps a space (not `>>>` or `In [1]:`). */
 const SHELL_PROMPT = /[$#%] ?$/;
@@ -15,11 +15,11 @@ const LOOK_EVERY_MS = 50;
  * line that reads like a shell prompt. What runs on the other side is not visible here: a
  * program with a prompt that ends in `$`, `#` or `%` would be taken for the shell.
  */
-export async function sshShellWaits(tmux: TmuxServer, proc: ProcReader, pane: PaneInfo): Promise<boolean> {
+export async function sshShellWaits(tmux: TmuxServer, proc: ProcessFacts, pane: PaneInfo): Promise<boolean> {
   if (pane.pid === null) return false;
   const deadline = performance.now() + PROMPT_WAIT_MS;
   for (;;) {
-    const state = readProcState(await proc.snapshot(pane.pid, { terminal: true }), pane.pid);
+    const state = readProcState(await proc.look(pane.pid, { terminal: true }), pane.pid);
     if (state.fgCommand !== "ssh") return false;
     const [info] = await tmux.run(
       "display-message",

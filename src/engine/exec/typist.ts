@@ -14,7 +14,7 @@ import { foreground, shellKind } from "./shell.ts";
 import { PaneStream } from "./stream.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 import { follow, type Prepared } from "./follow.ts";
-import { atShellPrompt, type ProcReader, readProcState } from "../watch/mod.ts";
+import { atShellPrompt, type ProcessFacts, readProcState } from "../facts/mod.ts";
 
 export type { Prepared };
 
@@ -22,7 +22,7 @@ const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 /** A shell started with marks that printed none is typed into with the wrapper line this long before a new look. */
 const UNMARKED_RECHECK_MS = 5 * 60_000;
-/** How often a host's shell that printed no mark yet is looked at in /proc. */
+/** How often a host's shell that printed no mark yet is looked at (process facts). */
 const REMOTE_PROMPT_CHECK_MS = 400;
 /** How long an integrated shell may take to react to an accepted line (its S, E or C mark). */
 const REACT_MS = 2_000;
@@ -54,7 +54,7 @@ export class Typist {
     private readonly output: PaneOutput,
     private readonly stateDir: string,
     /** Asks the OS whether a shell that printed no mark waits at its prompt (absent: the grace decides). */
-    private readonly proc?: ProcReader,
+    private readonly proc?: ProcessFacts,
   ) {}
 
   /** Follows the pane's output and waits until its shell is at its prompt (PANE_BUSY / PANE_DEAD otherwise). */
@@ -84,7 +84,7 @@ export class Typist {
           signal,
           isDead: async () => (await foreground(this.tmux, pane.paneId)).dead,
           atPrompt: this.proc && pane.pid !== null ? () => this.#atPrompt(pane.pid!) : undefined,
-          // Each look at /proc on a host holds its link's queue for a round trip and a script.
+          // Each look at the processes on a host holds its link's queue for a round trip and a script.
           checkMs: this.tmux.remote ? REMOTE_PROMPT_CHECK_MS : undefined,
         });
         if (state === "ready") {
@@ -122,7 +122,7 @@ export class Typist {
    * tmux names the terminal's foreground process group; tcsh leaves it on a job that has ended,
    * for which tmux names the pane's first program (`sh`, the start-up gate), also between two
    * programs its start-up file runs, and the wrong wrapper line would be typed. So a pane's first
-   * shell, and a shell other than the one last seen in it, is asked of /proc (an ended group falls
+   * shell, and a shell other than the one last seen in it, is asked of the OS (an ended group falls
    * back to the pane's own process): a program that is not a shell there (the start-up file's next
    * one) means the shell is not at its prompt yet. The same shell as last time costs nothing.
    */
@@ -135,7 +135,7 @@ export class Typist {
     let shell = seen;
     if (before?.name !== seen.name && this.proc && pane.pid !== null) {
       try {
-        const state = readProcState(await this.proc.snapshot(pane.pid), pane.pid);
+        const state = readProcState(await this.proc.look(pane.pid), pane.pid);
         // The group ended between two reads: look again.
         if (state.fgPid !== null && state.fgCommand === null) return { kind: null, name: seen.name };
         if (state.fgCommand !== null) {
@@ -143,7 +143,7 @@ export class Typist {
           if (kind === null) return { kind, name: state.fgCommand };
           shell = { kind, name: state.fgCommand };
         }
-      } catch { /* /proc could not be read: tmux's answer stands */ }
+      } catch { /* no look could be taken: tmux's answer stands */ }
     }
     this.#shells.delete(key);
     this.#shells.set(key, shell);
@@ -151,9 +151,9 @@ export class Typist {
     return shell;
   }
 
-  /** The pane's shell holds the terminal and waits for input, or null when /proc cannot say. */
+  /** The pane's shell holds the terminal and waits for input, or null when the OS cannot say. */
   async #atPrompt(panePid: number): Promise<boolean | null> {
-    const state = readProcState(await this.proc!.snapshot(panePid), panePid);
+    const state = readProcState(await this.proc!.look(panePid), panePid);
     if (state.fgPid === null) return null;
     return state.state === "S" && atShellPrompt(state);
   }

@@ -1,4 +1,4 @@
-import { TRY_HOST_LOCK } from "../../tmux/host_session_lock.ts";
+import { underHostLock } from "../../tmux/host_session_lock.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 
 /**
@@ -52,20 +52,20 @@ const EPOCH = "awk 'BEGIN { srand(); print srand() }'";
 
 /**
  * Removes hubs of other servers with no client attached and a lease that has passed; prints their
- * names. Under the host's session lock (another server's link may be attaching there), when it is
- * free at once.
+ * names. Under the host's session lock (another server's link may be attaching there), tried once:
+ * the link's commands queue behind this script, and a busy lock leaves the turn to the next renewal.
  */
 function reapScript(ownHub: string): string {
-  return [
-    // Not waited for: the link's commands queue behind this script. A busy lock: the next renewal reaps.
-    TRY_HOST_LOCK,
-    '[ "$g" = 0 ] && exit 0',
-    `now=$(${EPOCH})`,
-    "tmux list-sessions -F '#{session_name}:#{session_attached}:#{@tmuxwright_lease}:#{@tmuxwright_kept}' 2>/dev/null 9>&- |",
-    "while IFS=: read -r n a l k; do",
-    `  case "$n" in ${ownHub}) continue;; tmuxwright-link-*) ;; *) continue;; esac`,
-    '  case "$l" in ""|*[!0-9]*) continue;; esac',
-    '  [ "$a" = 0 ] && [ "$k" != 1 ] && [ "$l" -lt "$now" ] && tmux kill-session -t "=$n" 9>&- && echo "$n"',
-    "done",
-  ].join("\n");
+  return underHostLock(
+    [
+      `now=$(${EPOCH})`,
+      "tmux list-sessions -F '#{session_name}:#{session_attached}:#{@tmuxwright_lease}:#{@tmuxwright_kept}' 2>/dev/null |",
+      "while IFS=: read -r n a l k; do",
+      `  case "$n" in ${ownHub}) continue;; tmuxwright-link-*) ;; *) continue;; esac`,
+      '  case "$l" in ""|*[!0-9]*) continue;; esac',
+      '  [ "$a" = 0 ] && [ "$k" != 1 ] && [ "$l" -lt "$now" ] && tmux kill-session -t "=$n" && echo "$n"',
+      "done",
+    ].join("\n"),
+    1,
+  );
 }

@@ -1,12 +1,17 @@
 import { TmuxServer } from "../../tmux/server.ts";
-import { DEFAULT_SSH_TIMING, remoteEndLinkCommand, type SshTarget } from "../../tmux/ssh.ts";
+import { DEFAULT_SSH_TIMING, type SshTarget } from "../../tmux/ssh.ts";
+import type { LinkKind, LinkSpec } from "../../tmux/link_command.ts";
 import { ToolError } from "../errors.ts";
 import { HostLease } from "./lease.ts";
 
 /** A configured remote host (validated at start-up: src/config/hosts.ts). */
 export interface HostConfig {
   name: string;
+  /** As configured: an ssh destination, or `podman://CONTAINER` / `docker://CONTAINER`. */
   destination: string;
+  /** How it is reached (absent: ssh); a container runtime's hosts name their container. */
+  kind?: LinkKind;
+  container?: string;
 }
 
 export interface HostRegistryOptions {
@@ -27,23 +32,19 @@ export interface HostRegistryOptions {
  * `local` is the machine itself (the app's own TmuxServer); a remote link is made on first use
  * and connects on its first call (a registry without a local server, as the CLI makes, has remote
  * hosts only). Only configured names map to destinations: anything else is
- * HOST_NOT_CONFIGURED and never reaches ssh, whatever it contains.
+ * HOST_NOT_CONFIGURED and never reaches ssh or a container runtime, whatever it contains.
  */
 export class HostRegistry {
   readonly #links = new Map<string, TmuxServer>();
-  readonly #targets = new Map<string, SshTarget>();
+  readonly #targets = new Map<string, LinkSpec>();
   readonly #leases: HostLease[] = [];
   #closed = false;
 
   constructor(private readonly local: TmuxServer | null, private readonly options: HostRegistryOptions) {
     const timing = options.timing ?? DEFAULT_SSH_TIMING;
-    for (const host of options.hosts) {
-      this.#targets.set(host.name, {
-        host: host.name,
-        destination: host.destination,
-        sshConfig: options.sshConfig,
-        ...timing,
-      });
+    for (const { name, destination, kind = "ssh", container } of options.hosts) {
+      const target = kind === "ssh" ? { host: name, destination, sshConfig: options.sshConfig, ...timing } : undefined;
+      this.#targets.set(name, { host: name, kind, destination, target, container });
     }
   }
 
@@ -66,8 +67,8 @@ export class HostRegistry {
     return name === "local" || this.#targets.has(name);
   }
 
-  /** The ssh target of a configured host (for doctor and attach), or HOST_NOT_CONFIGURED. */
-  target(name: string): SshTarget {
+  /** How a configured host is reached (for doctor and attach), or HOST_NOT_CONFIGURED. */
+  target(name: string): LinkSpec {
     const target = this.#targets.get(name);
     if (!target) throw notConfigured(name, this.names());
     return target;
@@ -96,7 +97,13 @@ export class HostRegistry {
     return [...this.#links.values()];
   }
 
-  /** Ends every remote link: its hub session is removed, then ssh ends (bounded for a dead link). */
+  /**
+   * Ends every remote link. The host ends it under its session lock once ssh's input closes (the
+   * link script, src/tmux/host_session_lock.ts), whatever happens here next; it is only told what
+   * to do with the hub first: kept (marked so no later server's lease takes it), or removed with
+   * its panes (`@tmuxwright_end kill`). A link that cannot be told in time ends as a killed
+   * server's does: the hub stays for the lease to reap.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     for (const lease of this.#leases) lease.close();
@@ -104,29 +111,14 @@ export class HostRegistry {
       this.links().map(async (link) => {
         if (link.connected) {
           const hub = this.options.hubSession;
-          // Kept: marked so no later server's lease check takes it, then this link's client
-          // detached; else the hub removed with its panes, which ends the client (attached there).
-          // Either under the host's lock: another server's link may be attaching there.
-          const lost = untilLost(link);
-          const end = (async () => {
-            if (this.options.keep) await link.run("set-option", "-t", `=${hub}:`, "@tmuxwright_kept", "1"); // =NAME: (3.3a)
-            await link.run(...remoteEndLinkCommand(hub, this.options.keep ? "detach-client" : "kill-session"));
-            await lost.promise;
-          })();
-          await Promise.race([end.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);
-          lost.stop();
+          const [option, value] = this.options.keep ? ["@tmuxwright_kept", "1"] : ["@tmuxwright_end", "kill"];
+          const told = link.run("set-option", "-t", `=${hub}:`, option, value); // =NAME: (3.3a)
+          await Promise.race([told.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);
         }
         await link.close();
       }),
     );
   }
-}
-
-/** Resolves when the link's connection drops (`stop`: no longer listened for). */
-function untilLost(link: TmuxServer): { promise: Promise<void>; stop: () => void } {
-  const { promise, resolve } = Promise.withResolvers<void>();
-  const stop = link.onStatus((status) => status.kind === "lost" && resolve());
-  return { promise, stop: () => void stop() };
 }
 
 /** The one error for a host name that is not configured; the name is quoted, never used. */

@@ -54,7 +54,7 @@ export async function paneAtCorner(tmux: TmuxServer, window: WindowInfo, corner:
 
 /** Makes the pane the active one of its window and that window its session's current one. */
 export async function selectPane(tmux: TmuxServer, pane: PaneInfo): Promise<void> {
-  await tmux.batch([
+  await tmux.guarded([
     ["select-pane", "-t", pane.paneId],
     ["select-window", "-t", `${pane.sessionId}:${pane.windowIndex}`],
   ]);

@@ -28,9 +28,9 @@ export async function createSession(
   });
 }
 
-/** Guarded: tmux 3.3a crashes when a session closes while a control client attaches (see SessionGuard). */
+/** Guarded: tmux 3.3a crashes when a session closes while a control client attaches (src/tmux/notifying.ts). */
 export async function killSession(tmux: TmuxServer, session: SessionInfo): Promise<void> {
-  await tmux.sessionGuard.run(() => tmux.run("kill-session", "-t", session.sessionId));
+  await tmux.guarded([["kill-session", "-t", session.sessionId]]);
 }
 
 export async function renameSession(
@@ -40,7 +40,7 @@ export async function renameSession(
   name: string,
 ): Promise<void> {
   if (name !== session.name) await assertSessionNameFree(tmux, workspace, name);
-  await tmux.run("rename-session", "-t", session.sessionId, name);
+  await tmux.guarded([["rename-session", "-t", session.sessionId, name]]);
 }
 
 async function assertSessionNameFree(tmux: TmuxServer, workspace: Workspace, name: string): Promise<void> {

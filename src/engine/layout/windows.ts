@@ -30,7 +30,7 @@ export function createWindow(workspace: Workspace, options: NewWindow): Promise<
 
 /** Guarded like kill-session: a session's last window takes the session with it. */
 export async function killWindow(tmux: TmuxServer, window: WindowInfo): Promise<void> {
-  await tmux.sessionGuard.run(() => tmux.run("kill-window", "-t", window.windowId));
+  await tmux.guarded([["kill-window", "-t", window.windowId]]);
 }
 
 export async function renameWindow(tmux: TmuxServer, window: WindowInfo, name: string): Promise<void> {
@@ -39,7 +39,7 @@ export async function renameWindow(tmux: TmuxServer, window: WindowInfo, name: s
 
 /** Makes the window its session's current window (what an attached person sees). */
 export async function selectWindow(tmux: TmuxServer, window: WindowInfo): Promise<void> {
-  await tmux.run("select-window", "-t", `${window.sessionId}:${window.index}`);
+  await tmux.guarded([["select-window", "-t", `${window.sessionId}:${window.index}`]]);
 }
 
 export async function selectLayout(tmux: TmuxServer, window: WindowInfo, layout: string): Promise<void> {
@@ -59,5 +59,5 @@ export async function resizeWindow(tmux: TmuxServer, window: WindowInfo, width?:
 export async function moveWindow(tmux: TmuxServer, window: WindowInfo, session: SessionInfo, index?: number) {
   const from = `${window.sessionId}:${window.index}`;
   const to = `${session.sessionId}:${index ?? ""}`;
-  await tmux.sessionGuard.run(() => tmux.run("move-window", "-d", "-s", from, "-t", to));
+  await tmux.guarded([["move-window", "-d", "-s", from, "-t", to]]);
 }

@@ -44,7 +44,7 @@ export async function resolveLog(tmux: TmuxServer, scope: LogScope, ref: string)
     if (ref === pane.paneId) throw missing;
   } catch (error) {
     const mapped = toToolError(error);
-    if (mapped.code !== "PANE_NOT_FOUND" && mapped.code !== "TMUX_UNAVAILABLE") throw error;
+    if (!["PANE_NOT_FOUND", "PANE_GONE", "TMUX_UNAVAILABLE"].includes(mapped.code)) throw error;
     missing = mapped;
   }
   const entry = await registeredLog(scope, ref);

@@ -80,7 +80,7 @@ export async function logEntries(stateDir: string, socket: string | null): Promi
 
 /**
  * Retention: removes logs whose last write is older than `days`, and drops their registry lines.
- * Age is the only test: the sandboxed server cannot read /proc to ask whether a writer lives, and a
+ * Age is the only test: the sandboxed server cannot ask the OS whether a writer lives, and a
  * pane that wrote nothing for that long has nothing new to lose.
  */
 export async function pruneLogs(stateDir: string, days: number): Promise<string[]> {

@@ -1,5 +1,4 @@
 import { ControlClient } from "../../tmux/control.ts";
-import type { SessionGuard } from "../../tmux/session_guard.ts";
 
 type Listener = (bytes: Uint8Array) => void;
 
@@ -27,7 +26,8 @@ interface Tap {
 export class SessionTaps {
   readonly #taps = new Map<string, Tap>();
 
-  constructor(private readonly socketArgs: readonly string[], private readonly guard: SessionGuard) {}
+  /** `relayRoot`: where this machine's control clients keep their link's fifos (see TmuxServer); null: none. */
+  constructor(private readonly socketArgs: readonly string[], private readonly relayRoot: string | null) {}
 
   /** Calls `onBytes` with what `paneId` (in session `session`) writes from now on. */
   async subscribe(session: string, paneId: string, onBytes: Listener): Promise<{ close(): void }> {
@@ -63,16 +63,15 @@ export class SessionTaps {
   #open(session: string, paneId: string): Tap {
     const tap: Tap = { session, client: null!, listeners: new Map(), off: new Set(), closed: false };
     tap.client = (async () => {
-      const client: ControlClient = await this.guard.run(() =>
-        ControlClient.connect(this.socketArgs, session, {
-          output: (id, bytes) => this.#deliver(tap, client, id, bytes),
-          floodPause: FLOOD_PAUSE,
-          closed: () => {
-            tap.closed = true;
-            if (this.#taps.get(session) === tap) this.#taps.delete(session);
-          },
-        })
-      );
+      // Behind the link script: its attach and its end take the tmux server's session lock.
+      const client: ControlClient = await ControlClient.connect(this.socketArgs, session, {
+        output: (id, bytes) => this.#deliver(tap, client, id, bytes),
+        floodPause: FLOOD_PAUSE,
+        closed: () => {
+          tap.closed = true;
+          if (this.#taps.get(session) === tap) this.#taps.delete(session);
+        },
+      }, this.relayRoot);
       await attached(client);
       const panes = await client.run(["list-panes", "-s", "-t", `=${session}`, "-F", "#{pane_id}"]);
       const others = panes.filter((id) => id !== paneId && /^%\d+$/.test(id));
@@ -117,8 +116,8 @@ export class SessionTaps {
   #closeTap(tap: Tap): void {
     if (this.#taps.get(tap.session) === tap) this.#taps.delete(tap.session);
     tap.closed = true;
-    // Ending is guarded like attaching: other control clients are told (a tmux 3.3a crash, SessionGuard).
-    tap.client.then((c) => this.guard.run(() => c.closeWithin(2000))).catch(() => {});
+    // Its link script ends it under the session lock (other control clients are told: a tmux 3.3a crash).
+    tap.client.then((c) => c.closeWithin(2000)).catch(() => {});
   }
 }
 

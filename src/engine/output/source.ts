@@ -40,7 +40,7 @@ export class PaneOutput {
 
   constructor(private readonly tmux: TmuxServer, private readonly logDir: string) {
     this.follower = new LogFollower(logDir);
-    this.taps = new SessionTaps(tmux.socketArgs, tmux.sessionGuard);
+    this.taps = new SessionTaps(tmux.socketArgs, tmux.relayRoot);
   }
 
   /**

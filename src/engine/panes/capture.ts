@@ -117,7 +117,7 @@ export async function captureAlongside(
 }
 
 // Only what a capture needs: the full pane template asks tmux for the current command and path
-// too, which it reads from /proc (a quarter of the bridge's tmux round trip).
+// too, which it asks of the OS (a quarter of the bridge's tmux round trip).
 const CAPTURE_FIELDS = {
   paneId: "pane_id",
   dead: "pane_dead",

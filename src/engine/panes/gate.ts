@@ -86,7 +86,7 @@ export async function confirmStarted(
     await wakeOn(signal, pause);
     pause = Math.min(pause * 2, 100);
   }
-  await tmux.run("kill-pane", "-t", paneId).catch(() => {}); // it would hold a shell that never runs for nobody
+  await tmux.guarded([["kill-pane", "-t", paneId]]).catch(() => {}); // it would hold a shell that never runs for nobody
   throw new ToolError(
     "PANE_NOT_STARTED",
     `Cannot start the pane's program: pane ${paneId} stayed in its start-up gate for ${timing.deadlineMs} ms ` +

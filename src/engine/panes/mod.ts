@@ -21,3 +21,4 @@ export {
 export { startPaneLog, stopPaneLog } from "./pane_logs.ts";
 export { PaneSetWatcher } from "./pane_set.ts";
 export { listTree, type SessionInfo, type WindowInfo } from "./tree.ts";
+export { AGENT_OPTION, type AgentName, agentOf, decodeAgent, encodeAgent } from "./agent_name.ts";

@@ -30,7 +30,7 @@ export async function respawnPane(
     : options.command === undefined
     ? []
     : ["--", options.command];
-  await tmux.run("respawn-pane", "-k", "-t", pane.paneId, ...cwd, ...program);
+  await tmux.guarded([["respawn-pane", "-k", "-t", pane.paneId, ...cwd, ...program]]);
 }
 
 /** The title tmux shows in borders and status lines; `#` is escaped because tmux expands it as a format. */
@@ -47,11 +47,11 @@ export async function clearPane(tmux: TmuxServer, pane: PaneInfo): Promise<void>
 export async function enterCopyMode(tmux: TmuxServer, pane: PaneInfo, scrollUp?: number): Promise<void> {
   const commands = [["copy-mode", "-t", pane.paneId]];
   if (scrollUp) commands.push(["send-keys", "-X", "-N", String(scrollUp), "-t", pane.paneId, "scroll-up"]);
-  await tmux.batch(commands);
+  await tmux.guarded(commands);
 }
 
 export async function exitCopyMode(tmux: TmuxServer, pane: PaneInfo): Promise<void> {
-  if (pane.inMode) await tmux.run("send-keys", "-X", "-t", pane.paneId, "cancel");
+  if (pane.inMode) await tmux.guarded([["send-keys", "-X", "-t", pane.paneId, "cancel"]]);
 }
 
 /** Copy-mode facts: whether the pane is in a mode and how far up it is scrolled. */

@@ -1,6 +1,7 @@
 import { formatTemplate, parseRows } from "../../tmux/formats.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { decodeMarks, type ShellMarks } from "../integration/mod.ts";
+import { type AgentName, decodeAgent } from "./agent_name.ts";
 
 /** The pane fields every listing reads; one template, one strict parser. */
 export const PANE_FIELDS = {
@@ -18,6 +19,7 @@ export const PANE_FIELDS = {
   log: "@tmuxwright_log",
   marks: "@tmuxwright_marks",
   shellSince: "@tmuxwright_shell_since",
+  agent: "@tmuxwright_agent",
   title: "pane_title",
   dead: "pane_dead",
   deadStatus: "pane_dead_status",
@@ -55,6 +57,8 @@ export interface PaneInfo {
   marks: ShellMarks | null;
   /** When this server started the user's shell in the pane (epoch ms); null for panes started with a command. */
   shellSince: number | null;
+  /** The MCP client whose call created the pane (see agent_name.ts); null for others' panes and older ones. */
+  agent: AgentName | null;
   title: string;
   dead: boolean;
   /** Exit status; 128+N when the process was killed by signal N (as shells report it). */
@@ -116,6 +120,7 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       logPath: row.log === "" ? null : decodeName(row.log),
       marks: decodeMarks(row.marks),
       shellSince: toInt(row.shellSince),
+      agent: decodeAgent(row.agent),
       title: row.title,
       dead,
       closing: row.dead === "1" && !dead,

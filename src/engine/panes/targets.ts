@@ -25,6 +25,7 @@ export async function resolvePane(
   const recent = options.recent ? hints?.recent : undefined;
   if (PANE_ID.test(ref)) {
     const pane = recent?.get(ref) ?? await paneById(tmux, ref, recent);
+    if (!pane && tmux.restartedAt) throw goneWithServer(tmux, ref, tmux.restartedAt);
     if (!pane) throw notFound(ref, await listPanes(tmux), instance);
     return pane;
   }
@@ -35,6 +36,7 @@ export async function resolvePane(
       "Use list_panes to see pane ids and names.",
     );
   }
+  const known = hints?.has(ref) ?? false;
   const hinted = await hints?.check(tmux, ref, instance, recent);
   if (hinted) return hinted;
   const panes = await listPanes(tmux);
@@ -47,7 +49,8 @@ export async function resolvePane(
       "Pass one of these pane ids instead.",
     );
   }
-  throw notFound(ref, panes, instance);
+  if (known && tmux.restartedAt) throw goneWithServer(tmux, ref, tmux.restartedAt);
+  throw notFound(ref, panes, instance, tmux.restartedAt ? tmux : null);
 }
 
 /**
@@ -60,6 +63,11 @@ export class PaneNameHints {
 
   /** On a remote link: its recent lookups (see RecentPanes). */
   constructor(readonly recent?: RecentPanes) {}
+
+  /** Whether this owner's name was found before (a pane of that name existed). */
+  has(name: string): boolean {
+    return this.#ids.has(name);
+  }
 
   /** The pane a hint names, if it still carries that name for this owner (and is not exited). */
   async check(tmux: TmuxServer, name: string, instance: string, recent?: RecentPanes): Promise<PaneInfo | null> {
@@ -90,7 +98,17 @@ export async function paneById(tmux: TmuxServer, id: string, recent?: RecentPane
   }
 }
 
-function notFound(ref: string, panes: PaneInfo[], instance: string): ToolError {
+/** A pane id the host's tmux server no longer has, after that server was restarted: its panes went with it. */
+function goneWithServer(tmux: TmuxServer, ref: string, at: Date): ToolError {
+  return new ToolError(
+    "PANE_GONE",
+    `Pane ${JSON.stringify(ref)} is gone: the tmux server of host ${tmux.host} was restarted at ${clock(at)} ` +
+      "(the host or its container restarted) and its panes ended with it",
+    `Create a new pane there (create_pane host=${tmux.host}); read_logs keeps the old pane's output.`,
+  );
+}
+
+function notFound(ref: string, panes: PaneInfo[], instance: string, restarted: TmuxServer | null = null): ToolError {
   const own = panes.filter((p) => p.instance === instance && p.name !== null);
   const named = own.map((p) => `${JSON.stringify(p.name)} (${p.paneId})`);
   const known = named.length > 0 ? ` Named panes: ${named.slice(0, 20).join(", ")}.` : "";
@@ -104,9 +122,17 @@ function notFound(ref: string, panes: PaneInfo[], instance: string): ToolError {
       `Names belong to the server that created the pane: pass "${elsewhere.paneId}" to target that pane.`,
     );
   }
+  const restart = restarted?.restartedAt
+    ? ` The tmux server of host ${restarted.host} was restarted at ${clock(restarted.restartedAt)}: ` +
+      "panes from before are gone."
+    : "";
   return new ToolError(
     "PANE_NOT_FOUND",
-    `Pane ${JSON.stringify(ref)} not found.${known}`,
+    `Pane ${JSON.stringify(ref)} not found.${known}${restart}`,
     "Use list_panes to see active panes.",
   );
+}
+
+function clock(at: Date): string {
+  return `${at.toISOString().slice(11, 19)} UTC`;
 }

@@ -17,6 +17,7 @@ import { encodeMarks, type Launch, type ShellIntegration } from "../integration/
 import { paneEnvironment } from "./pane_env.ts";
 import { confirmStarted, GATE_SCRIPT, GATE_TIMING, gateChannel, lockCommand, releaseGate } from "./gate.ts";
 import { withinDeadline } from "./pane_deadline.ts";
+import { AGENT_OPTION, type AgentName, encodeAgent } from "./agent_name.ts";
 
 export interface CreatePaneOptions {
   command?: string;
@@ -100,6 +101,8 @@ export class Workspace {
   #reapingAgain = false;
   #defaultPane: Promise<unknown> = Promise.resolve();
   #ended: Promise<void> | null = null;
+  /** The agent whose calls create this workspace's panes (set by its owner), stored on each pane. */
+  agent: AgentName | null = null;
 
   constructor(
     private readonly config: Readonly<Config>,
@@ -235,6 +238,7 @@ export class Workspace {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_name", encodeName(options.name)]);
     }
     if (launch) setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_marks", encodeMarks(launch.marks)]);
+    if (this.agent) setups.push(["set-option", "-p", "-t", pane.paneId, AGENT_OPTION, encodeAgent(this.agent)]);
     // The user's shell is starting: its start-up files may run programs for a while (see exec's prompt wait).
     const shellSince = options.argv === undefined && options.command === undefined ? Date.now() : null;
     if (shellSince !== null) {
@@ -266,6 +270,7 @@ export class Workspace {
         logPath,
         marks: launch?.marks ?? null,
         shellSince,
+        agent: this.agent,
       },
       logPath,
       ...(started ? {} : { starting: true as const }),
@@ -281,17 +286,19 @@ export class Workspace {
         ...(dir === "left" || dir === "above" ? ["-b"] : []),
       ];
       if (options.size !== undefined) flags.push("-l", `${options.size}%`);
-      return await this.tmux.run("split-window", "-t", options.splitFrom, ...flags, ...common, ...argv);
+      // -d: the window's active pane stays (a change of it is told to every control client: src/tmux/notifying.ts).
+      return await this.tmux.run("split-window", "-d", "-t", options.splitFrom, ...flags, ...common, ...argv);
     } else {
       const title = options.windowName ?? options.name;
       const windowName = title === undefined ? [] : ["-n", escapeFormat(sanitizeTitle(title))];
       if (options.newSession) {
         const name = options.newSession.name === undefined ? [] : ["-s", escapeFormat(options.newSession.name)];
         const newSession = ["new-session", "-d", ...name, ...windowName, ...common, ...argv];
-        return await this.tmux.sessionGuard.run(() => this.tmux.run(...newSession));
+        return await this.tmux.guarded([newSession]);
       } else {
         const target = options.windowIn ?? `${this.#sessionId}:`;
-        return await this.tmux.run("new-window", "-t", target, ...windowName, ...common, ...argv);
+        // -d: the session's current window stays (src/tmux/notifying.ts).
+        return await this.tmux.run("new-window", "-d", "-t", target, ...windowName, ...common, ...argv);
       }
     }
   }
@@ -304,7 +311,7 @@ export class Workspace {
       const panes = parsePanes(await this.tmux.run("list-panes", "-a", "-F", PANE_TEMPLATE));
       const found = panes.find((p) => p.name === "default" && this.isOwned(p));
       if (found && !found.dead) return { pane: this.names.remember(found), created: false };
-      if (found) await this.tmux.run("kill-pane", "-t", found.paneId);
+      if (found) await this.tmux.guarded([["kill-pane", "-t", found.paneId]]);
       return { pane: this.names.remember((await this.createPane({ name: "default" })).pane), created: true };
     });
     this.#defaultPane = run.catch(() => {});
@@ -386,7 +393,7 @@ export class Workspace {
       instance: this.instance,
       lockPath: lock?.path ?? null,
       historyLimit: this.config.historyLimit,
-      guard: this.tmux.sessionGuard,
+      guarded: (commands) => this.tmux.guarded(commands),
     });
     this.#sessionName = session.name;
     this.#sessionId = session.sessionId;
@@ -419,7 +426,7 @@ export class Workspace {
 
   async #reapDead(): Promise<string[]> {
     const { socketArgs, stateDir } = this.config;
-    const reaped = await reapDeadWorkspaces(socketArgs, stateDir, this.instance, this.tmux.sessionGuard);
+    const reaped = await reapDeadWorkspaces(this.tmux, socketArgs, stateDir, this.instance, this.config.processFacts);
     if (reaped.length > 0) {
       this.events.log("info", "workspace", `removed stale workspaces whose server is gone: ${reaped.join(", ")}`);
     }
@@ -467,13 +474,12 @@ export class Workspace {
     const owned = (listed ?? []).map((line) => line.split("\x1f")).filter(([id, owner]) =>
       /^%\d+$/.test(id) && owner === this.instance
     );
-    if (owned.length > 0) await onLink(() => this.tmux.batch(owned.map(([id]) => ["kill-pane", "-t", id])));
+    if (owned.length > 0) await onLink(() => this.tmux.guarded(owned.map(([id]) => ["kill-pane", "-t", id])));
   }
 
   async #killOwnedElsewhere(): Promise<void> {
     const kills = await killOwnedElsewhere(this.config.socketArgs, this.instance, this.#sessionName);
-    // Killing a session's last pane closes the session: guarded like kill-session.
-    if (kills.length > 0) await this.tmux.sessionGuard.run(() => tmuxOneShot([...this.config.socketArgs, ...kills]));
+    await this.tmux.guarded(kills);
   }
 
   /**
@@ -503,7 +509,7 @@ export class Workspace {
       } else {
         await this.#killOwnedElsewhere();
         if (this.role.hub) await stopForeignLogs(this.config, this.instance);
-        await this.tmux.sessionGuard.run(() => tmuxOneShot([...socket, "kill-session", "-t", session]));
+        await this.tmux.guarded([["kill-session", "-t", session]]);
       }
     }
     // Released last: until the workspace is gone or marked kept, nobody may take it for dead.
@@ -540,7 +546,7 @@ async function killOwnedElsewhere(socketArgs: readonly string[], instance: strin
   ]);
   return listed.stdout.split("\n").map((line) => line.split("\x1f"))
     .filter(([id, owner, session]) => /^%\d+$/.test(id) && owner === instance && session !== workspace)
-    .flatMap(([id], i) => [...(i > 0 ? [";"] : []), "kill-pane", "-t", id]);
+    .map(([id]) => ["kill-pane", "-t", id]);
 }
 
 function samePath(a: string, b: string): boolean {

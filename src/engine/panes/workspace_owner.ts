@@ -1,4 +1,5 @@
 import type { Workspace } from "./workspace.ts";
+import type { AgentName } from "./agent_name.ts";
 
 /** Makes an owner's workspace on a host (the app knows the links and the session slots). */
 export type WorkspaceFactory = (instance: string, host: string) => Workspace;
@@ -11,6 +12,7 @@ export type WorkspaceFactory = (instance: string, host: string) => Workspace;
 export class WorkspaceOwner {
   readonly #workspaces = new Map<string, Workspace>();
   #ended: Promise<void> | null = null;
+  #agent: AgentName | null = null;
 
   constructor(
     readonly instance: string,
@@ -24,10 +26,21 @@ export class WorkspaceOwner {
     let workspace = this.#workspaces.get(host);
     if (!workspace) {
       workspace = this.make(this.instance, host);
+      workspace.agent = this.#agent;
       this.#workspaces.set(host, workspace);
       if (this.#ended) void workspace.end(); // an ended owner opens nothing new
     }
     return workspace;
+  }
+
+  /** Names the agent (MCP client) acting as this owner: every pane its workspaces create from now on carries it. */
+  nameAgent(agent: AgentName | null): void {
+    this.#agent = agent;
+    for (const workspace of this.#workspaces.values()) workspace.agent = agent;
+  }
+
+  get agent(): AgentName | null {
+    return this.#agent;
   }
 
   /** Whether this owner has made its workspace on `host`. */

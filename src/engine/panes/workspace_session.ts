@@ -1,5 +1,5 @@
-import { tmuxOneShot } from "../../tmux/oneshot.ts";
-import type { SessionGuard } from "../../tmux/session_guard.ts";
+import { type OneShotResult, tmuxOneShot } from "../../tmux/oneshot.ts";
+import { TmuxError } from "../../tmux/errors.ts";
 import { ToolError } from "../errors.ts";
 import { WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
 
@@ -14,7 +14,8 @@ export interface SessionSpec {
   /** The owner lock that proves this process lives; null when it could not be taken. */
   lockPath: string | null;
   historyLimit: number;
-  guard: SessionGuard;
+  /** Runs tmux commands that can notify every control client under the session lock (TmuxServer.guarded). */
+  guarded: (commands: string[][]) => Promise<string[]>;
 }
 
 export interface OpenSession {
@@ -70,13 +71,34 @@ export async function openWorkspaceSession(spec: SessionSpec): Promise<OpenSessi
  */
 async function createRetried(spec: SessionSpec, name: string) {
   for (let attempt = 1;; attempt++) {
-    const created = await spec.guard.run(() => createSession(spec, name));
+    const created = await createSession(spec, name);
     if (created.code === 0 || attempt === 8 || !/server exited unexpectedly/.test(created.stderr)) return created;
     await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
   }
 }
 
-function createSession(spec: SessionSpec, name: string) {
+/**
+ * Creates the session under the tmux server's session lock (src/tmux/notifying.ts). A tmux server
+ * that is not running yet is started by the creation itself, with no lock: nothing can be
+ * attaching to a server that does not exist, and the lock's script needs a server to run.
+ */
+async function createSession(spec: SessionSpec, name: string): Promise<OneShotResult> {
+  const commands = sessionCommands(spec, name);
+  try {
+    const stdout = (await spec.guarded(commands)).join("\n");
+    return { code: 0, stdout, stderr: "" };
+  } catch (error) {
+    if (!(error instanceof TmuxError)) throw error;
+    if (error.kind !== "server_gone") return { code: 1, stdout: "", stderr: error.message };
+  }
+  return await tmuxOneShot([
+    ...spec.socketArgs,
+    ...(spec.tmuxConfig ? ["-f", spec.tmuxConfig] : []),
+    ...commands.flatMap((command, i) => [...(i > 0 ? [";"] : []), ...command]),
+  ]);
+}
+
+function sessionCommands(spec: SessionSpec, name: string): string[][] {
   // Session-level names differ from the pane-level @tmuxwright_owner: formats fall back to session options.
   const sessionOptions = [
     [WORKSPACE_OPTIONS.pid, String(spec.pid)],
@@ -87,27 +109,27 @@ function createSession(spec: SessionSpec, name: string) {
     ["destroy-unattached", "off"],
   ];
   const banner = `printf 'tmuxwright workspace of process %s\\n' ${spec.pid}; while :; do sleep 86400; done`;
-  return tmuxOneShot([
-    ...spec.socketArgs,
-    ...(spec.tmuxConfig ? ["-f", spec.tmuxConfig] : []),
-    "new-session",
-    "-d",
-    "-P",
-    "-F",
-    "#{session_id}\x1f#{socket_path}",
-    "-s",
-    name,
-    "-n",
-    "tmuxwright",
-    "-x",
-    "200",
-    "-y",
-    "50",
-    "/bin/sh",
-    "-c",
-    banner,
-    ...sessionOptions.flatMap(([key, value]) => [";", "set-option", "-t", `=${name}:`, key, value]),
+  return [
+    [
+      "new-session",
+      "-d",
+      "-P",
+      "-F",
+      "#{session_id}\x1f#{socket_path}",
+      "-s",
+      name,
+      "-n",
+      "tmuxwright",
+      "-x",
+      "200",
+      "-y",
+      "50",
+      "/bin/sh",
+      "-c",
+      banner,
+    ],
+    ...sessionOptions.map(([key, value]) => ["set-option", "-t", `=${name}:`, key, value]),
     // The hub pane keeps the session alive; marked so every server can tell it from a person's pane.
-    ...[";", "set-option", "-p", "-t", `=${name}:`, "@tmuxwright_hub", "1"],
-  ]);
+    ["set-option", "-p", "-t", `=${name}:`, "@tmuxwright_hub", "1"],
+  ];
 }

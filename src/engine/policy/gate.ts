@@ -3,6 +3,7 @@ import type { CommandJudge, Judgement } from "../../policy/mod.ts";
 import { ToolError } from "../errors.ts";
 import { type Typed, typedLines } from "./typing.ts";
 import { howToAllow, ruleText, unseenLine } from "./messages.ts";
+import { OpenQuestions } from "./questions.ts";
 
 /** The person's answer to a question, and who gave it (the client, and its MCP session over HTTP). */
 export interface Answer {
@@ -29,6 +30,8 @@ export interface CallScope {
   readonly ask: Ask | null;
   /** Command lines the person allowed for the rest of this MCP session. */
   readonly allowed: Set<string>;
+  /** The calling MCP client's name, when it gave one (shown with its open questions). */
+  readonly agent?: string | null;
 }
 
 /** One decision, for the audit log. */
@@ -74,6 +77,8 @@ export class PolicyGate {
   readonly #calls = new AsyncLocalStorage<CallScope>();
   /** Per `host:pane`: text typed into its shell without Enter yet (judged with what completes it). */
   readonly #pending = new Map<string, string | null>();
+  /** The questions awaiting a person's answer now. */
+  readonly questions = new OpenQuestions();
 
   constructor(
     readonly judge: CommandJudge | null,
@@ -172,7 +177,9 @@ export class PolicyGate {
         howToAllow(judgement),
       );
     }
-    const answer = await scope.ask({ ...check, judgement, tool: scope.tool });
+    const { pane, host, command } = check;
+    const asked = this.questions.add({ pane, host, command, tool: scope.tool, agent: scope.agent ?? null });
+    const answer = await scope.ask({ ...check, judgement, tool: scope.tool }).finally(asked);
     if (answer.choice === "once" || answer.choice === "session") {
       if (answer.choice === "session") scope.allowed.add(key);
       return await decision(answer.choice, answer.by);

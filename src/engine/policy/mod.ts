@@ -4,3 +4,4 @@
  */
 export { type Answer, type Ask, type CallScope, type Decision, PolicyGate, type Question } from "./gate.ts";
 export type { Typed } from "./typing.ts";
+export { type OpenQuestion, OpenQuestions } from "./questions.ts";

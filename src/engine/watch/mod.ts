@@ -1,6 +1,6 @@
 /**
  * Watch: event-driven waits on a pane's output and process state. Text waits, multi-trigger
- * watches, incremental reads with cursors, REPL turns, and the foreground process from /proc.
+ * watches, incremental reads with cursors, REPL turns (the foreground process: the facts room).
  */
 export {
   type OutputMatch,
@@ -16,15 +16,14 @@ export { type WatchDeps, watchPane, type WatchResult } from "./watch.ts";
 export { captureSince, cursorNow, cursorStart, decodeCursor, type SinceResult } from "./cursor.ts";
 export { type ReplDeps, type ReplTurn, runInRepl } from "./repl.ts";
 export { awaitReplPrompt } from "./repl_ready.ts";
-export {
-  asksForInput,
-  atShellPrompt,
-  type PaneProcess,
-  paneProcess,
-  processExists,
-  type ProcState,
-  readProcState,
-  SHELLS,
-} from "./procstate.ts";
-export { ProcReader } from "./proc_reader.ts";
 export { type PaneEnd, PaneEnds, type PaneExit } from "./pane_ends.ts";
+export {
+  type PaneState,
+  type PaneStatus,
+  paneStatus,
+  type ProbeOptions,
+  probePaneStatus,
+  type StatusFacts,
+  type StatusPane,
+  statusText,
+} from "./pane_status.ts";

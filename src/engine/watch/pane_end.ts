@@ -1,5 +1,5 @@
 import type { PaneInfo } from "../panes/mod.ts";
-import { type PaneProcess, paneProcess } from "./procstate.ts";
+import { type PaneProcess, paneProcess } from "../facts/mod.ts";
 import type { WaitDeps } from "./wait_output.ts";
 
 /** tmux's answer on whether a pane is dead, with its exit status once tmux has reaped it. */

@@ -1,7 +1,7 @@
 import type { PaneInfo } from "../panes/mod.ts";
 import { readLogRange } from "../output/mod.ts";
 import { MarkReader } from "../integration/mod.ts";
-import { atShellPrompt, readProcState } from "./procstate.ts";
+import { atShellPrompt, readProcState } from "../facts/mod.ts";
 import type { WaitDeps } from "./scan_pane.ts";
 
 /** How far back the log is read for the shell's last mark: a prompt and its marks are far shorter. */
@@ -31,6 +31,6 @@ export async function promptMarkDue(deps: WaitDeps, pane: PaneInfo, offset: numb
   if (last === "E") return true;
   if (last === undefined && from === 0) return true;
   if (pane.pid === null) return false;
-  const proc = readProcState(await deps.proc.snapshot(pane.pid), pane.pid);
+  const proc = readProcState(await deps.proc.look(pane.pid), pane.pid);
   return atShellPrompt(proc) && proc.fgPid === pane.pid;
 }

@@ -84,7 +84,8 @@ export async function runInRepl(
     await send(deps, pane.paneId, sent, inputLines.length > 1);
     const current = scan;
     const echoedWhole = () => echoed >= inputLines.length;
-    const stop = watchForQuestion(deps, pane, () => lastOutput, echoedWhole, () => finish("input"));
+    const unfinished = () => (question ?? "").trim() !== "";
+    const stop = watchForQuestion(deps, pane, () => lastOutput, echoedWhole, unfinished, () => finish("input"));
     return () => {
       stop();
       current.close();

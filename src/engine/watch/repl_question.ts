@@ -1,5 +1,5 @@
 import type { PaneInfo } from "../panes/mod.ts";
-import { processExists, readProcState } from "./procstate.ts";
+import { processExists, readProcState } from "../facts/mod.ts";
 import type { WaitDeps } from "./wait_output.ts";
 
 /** How often a quiet REPL turn asks the OS whether the REPL reads the terminal. */
@@ -11,15 +11,18 @@ const HOLD_MS = 250;
 
 /**
  * Calls `asked` when the REPL reads the terminal while its prompt has not come back (a
- * program's `input()`, `readline()`): held over two looks with no output between. `quietSince`
- * is when output last arrived; `ready` says the input was echoed whole (until then the REPL
- * still reads it). Returns the stop function.
+ * program's `input()`, `readline()`): held over two looks with no output between. Where the OS
+ * cannot tell (a line editor's poll, no wait channel), a raw terminal under an unfinished line
+ * that is not the prompt counts, as for start_process. `quietSince` is when output last arrived;
+ * `ready` says the input was echoed whole (until then the REPL still reads it). Returns the stop
+ * function.
  */
 export function watchForQuestion(
   deps: WaitDeps,
   pane: PaneInfo,
   quietSince: () => number,
   ready: () => boolean,
+  unfinishedLine: () => boolean,
   asked: () => void,
 ): () => void {
   let firstYes: { at: number; output: number } | null = null;
@@ -29,8 +32,10 @@ export function watchForQuestion(
     if (looking || pane.pid === null || !ready() || performance.now() - quiet < QUIET_MS) return;
     looking = true;
     try {
-      const files = await deps.proc.snapshot(pane.pid);
-      const reads = processExists(files, pane.pid) === true && readProcState(files, pane.pid).waitingForInput === true;
+      const look = await deps.proc.look(pane.pid, { terminal: true });
+      const state = processExists(look, pane.pid) === true ? readProcState(look, pane.pid) : null;
+      const reads = state !== null && (state.waitingForInput === true ||
+        (state.waitingForInput === null && state.rawTerminal === true && unfinishedLine()));
       if (!reads || quietSince() !== quiet || (firstYes !== null && firstYes.output !== quiet)) {
         firstYes = null;
         return;

@@ -2,8 +2,7 @@ import type { TmuxServer } from "../../tmux/server.ts";
 import type { PaneOutput } from "../output/mod.ts";
 import { logSize, readLogRange, renderTerminalText } from "../output/mod.ts";
 import type { PaneInfo } from "../panes/mod.ts";
-import { atShellPrompt, paneProcess, type ProcState } from "./procstate.ts";
-import type { ProcReader } from "./proc_reader.ts";
+import { atShellPrompt, paneProcess, type ProcessFacts, type ProcState } from "../facts/mod.ts";
 import type { PaneEnds } from "./pane_ends.ts";
 import { type ChunkLines, LineScanner, NO_LINES } from "./line_scanner.ts";
 
@@ -28,7 +27,7 @@ export interface PaneJobs {
 export interface WaitDeps {
   tmux: TmuxServer;
   output: PaneOutput;
-  proc: ProcReader;
+  proc: ProcessFacts;
   /** Commands typed into panes by execute_command / start_process, for watch_pane's `exit`. */
   jobs?: PaneJobs;
   /** When a pane can no longer answer: every wait ends then (absent: waits run to their deadline). */
@@ -167,7 +166,7 @@ export async function scanPane(
 
 /**
  * The pane's own shell waits at its prompt: the next line is its prompt and the echo of a
- * command typed now. (A shell already running the typed line cannot be told apart, from /proc,
+ * command typed now. (A shell already running the typed line cannot be told apart, from the OS,
  * from one that has echoed it; see README.md "residual race" in this folder.)
  */
 function betweenCommands(proc: ProcState, panePid: number | null): boolean {

@@ -1,6 +1,6 @@
 /**
  * watch_pane triggers: parsing and the output-side detectors. State-side triggers (exit, shell,
- * input) are decided from /proc and tmux in wait_watch.ts.
+ * input) are decided from process facts and tmux in watch.ts.
  */
 
 import type { LineMatch, Pattern, PatternOptions } from "../../patterns/mod.ts";

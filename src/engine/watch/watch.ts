@@ -1,5 +1,12 @@
 import type { PaneInfo } from "../panes/mod.ts";
-import { atShellPrompt, type PaneProcess, processExists, readProcState, waitsForInput } from "./procstate.ts";
+import {
+  atShellPrompt,
+  type Look,
+  type PaneProcess,
+  processExists,
+  readProcState,
+  waitsOnPerson,
+} from "../facts/mod.ts";
 import { endsOf, type PaneScan, scanPane, visibleLines, type WaitDeps, withoutDeadLine } from "./wait_output.ts";
 import { deadStatus, finalState } from "./pane_end.ts";
 import { runWait, type WaitOptions } from "./wait_loop.ts";
@@ -26,7 +33,7 @@ export const SETTLE_MS = 100;
  */
 export const LINE_MARK_GRACE_MS = 2_000;
 /** Re-checks triggered by output are coalesced to at most one per this interval. */
-// A state check reads /proc through tmux (a few ms of process starts): at most ten a second.
+// A state check looks at the processes through tmux (a few ms of process starts): at most ten a second.
 const OUTPUT_RECHECK_MS = 100;
 /** Control-mode notifications that can mean a pane's process ended. */
 const STATE_NOTIFICATIONS = new Set(["%window-close", "%unlinked-window-close", "%layout-change", "%exit"]);
@@ -155,15 +162,17 @@ export async function watchPane(
       if (done) return;
       const isFirst = firstCheck;
       firstCheck = false;
-      // tmux's own answer first: the /proc snapshot costs process starts and is moot for a dead pane.
+      // tmux's own answer first: a look at the processes costs process starts and is moot for a dead pane.
       const dead = has("exit") ? await deadStatus(deps, pane.paneId) : { kind: "alive" as const, code: null };
       if (dead.kind === "gone" && deps.paneEnds) return; // PaneEnds says who removed it (PANE_GONE)
       const ended = jobExit();
       if (ended !== null && !jobEndedBefore) return fire({ trigger: "exit", exitCode: ended.code });
       const needsProc = stateful && dead.kind === "alive" && pane.pid !== null;
-      const files = needsProc ? await deps.proc.snapshot(pane.pid!) : new Map<string, string>();
+      // `input` may need the terminal's modes: where the OS cannot tell, a raw terminal under a question counts.
+      const look: Look | null = needsProc ? await deps.proc.look(pane.pid!, { terminal: has("input") }) : null;
       if (
-        dead.kind !== "alive" || (has("exit") && pane.pid !== null && processExists(files, pane.pid) === false)
+        dead.kind !== "alive" ||
+        (has("exit") && pane.pid !== null && look !== null && processExists(look, pane.pid) === false)
       ) {
         if (isFirst) exitHeldAtStart = true;
         // tmux can mark a pane dead a moment before it has reaped the process and knows the status;
@@ -175,8 +184,8 @@ export async function watchPane(
         if (dead.kind === "dead-unreaped") await deps.tmux.oneShot("run-shell", ":").catch(() => {});
         return later(() => void check(), 20);
       }
-      if (pane.pid === null || processExists(files, pane.pid) !== true) return;
-      const proc = readProcState(files, pane.pid);
+      if (pane.pid === null || look === null || processExists(look, pane.pid) !== true) return;
+      const proc = readProcState(look, pane.pid);
       const quietFor = performance.now() - lastOutput;
       const settleLater = (settle = SETTLE_MS) => later(() => void check(), settle - quietFor + 5);
       for (const t of triggers) {
@@ -193,7 +202,9 @@ export async function watchPane(
           }
         }
         if (t.kind !== "shell" && t.kind !== "input") continue;
-        const holds = t.kind === "shell" ? atShellPrompt(proc) : waitsForInput(proc);
+        const holds = t.kind === "shell"
+          ? atShellPrompt(proc)
+          : await waitsOnPerson(proc, () => cursorAfterText(deps, pane.paneId));
         const settle = t.kind === "shell" && awaitsPromptMark() ? LINE_MARK_GRACE_MS : SETTLE_MS;
         if (!holds) seenFalse[t.kind] = true;
         else if (seenFalse[t.kind] && settle === SETTLE_MS) return fire({ trigger: t.name });
@@ -359,4 +370,10 @@ function describe(trigger: string, exitCode: number | null): string {
   if (trigger === "change") return "new output";
   if (trigger.startsWith("idle:")) return `no output for ${trigger.slice(5)} s`;
   return trigger;
+}
+
+/** The cursor ends text on its line (a prompt, a question): tmux's cursor is past column 0. */
+async function cursorAfterText(deps: WatchDeps, paneId: string): Promise<boolean> {
+  const [x] = await deps.tmux.run("display-message", "-p", "-t", paneId, "#{cursor_x}").catch(() => [""]);
+  return /^\d+$/.test(x ?? "") && Number(x) > 0;
 }

@@ -19,9 +19,9 @@ export function newInstanceId(pid: number): string {
 
 const LOCK_FILE = /^\d+-[0-9a-f]{12}\.lock$/;
 
-/** The lock that keeps tmux session changes apart from control clients attaching (src/tmux/session_guard.ts). */
-export function sessionGuardPath(stateDir: string): string {
-  return join(lockDir(stateDir), "sessions.lock");
+/** Where this machine's control clients keep their link's fifos (src/tmux/local_link.ts): private to the state directory. */
+export function linkDir(stateDir: string): string {
+  return join(stateDir, "links");
 }
 
 export function lockPathFor(stateDir: string, instance: string): string {

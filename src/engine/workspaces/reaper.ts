@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { tmuxOneShot, UTF8 } from "../../tmux/oneshot.ts";
 import { controlAttachArgs } from "../../tmux/control.ts";
-import type { SessionGuard } from "../../tmux/session_guard.ts";
+import type { TmuxServer } from "../../tmux/server.ts";
+import { type FactsBackend, killByArgvScript } from "../facts/mod.ts";
 import { listWorkspaces } from "./listing.ts";
 import { lockDir, ownerLiveness } from "./owner_lock.ts";
 
@@ -12,18 +13,20 @@ import { lockDir, ownerLiveness } from "./owner_lock.ts";
  * their panes (retention is by age, see the output room). Returns the removed session names.
  */
 export async function reapDeadWorkspaces(
+  tmux: TmuxServer,
   socketArgs: readonly string[],
   stateDir: string,
   self: string,
-  guard: SessionGuard,
+  /** Where process facts come from (null: /proc where readable, else ps). */
+  facts: FactsBackend | null = null,
 ): Promise<string[]> {
   const reaped: string[] = [];
   const dead = (await listWorkspaces(socketArgs, stateDir))
     .filter((w) => w.instance !== self && !w.kept && w.owner === "dead");
-  if (dead.length > 0) await killStuckClients(socketArgs, dead.map((w) => w.name));
+  if (dead.length > 0) await killStuckClients(socketArgs, dead.map((w) => w.name), facts);
   for (const workspace of dead) {
-    const killed = await guard.run(() => tmuxOneShot([...socketArgs, "kill-session", "-t", workspace.sessionId]));
-    if (killed.code !== 0) continue; // another server reaped it first
+    const killed = await tmux.guarded([["kill-session", "-t", workspace.sessionId]]).then(() => true, () => false);
+    if (!killed) continue; // another server reaped it first
     reaped.push(workspace.name);
     await Deno.remove(workspace.lockPath!).catch(() => {});
   }
@@ -35,29 +38,20 @@ export async function reapDeadWorkspaces(
  * local) can outlive it: when its stdout reader went before its stdin, it never finishes exiting.
  * tmux then no longer lists it but waits for it at `kill-server` for good, telling every new client
  * "server exited unexpectedly". Such clients are found by their exact command line (the one
- * `ControlClient.connect` runs) in /proc, by a fixed script tmux runs (Deno may not read /proc
- * here), and killed. Where there is no /proc the script finds nothing.
+ * `ControlClient.connect` runs) in the process facts (/proc or ps), by a fixed script tmux runs
+ * (this server may not read them itself), and killed.
  */
-async function killStuckClients(socketArgs: readonly string[], sessions: string[]): Promise<void> {
+async function killStuckClients(
+  socketArgs: readonly string[],
+  sessions: string[],
+  facts: FactsBackend | null,
+): Promise<void> {
   const safe = sessions.filter((name) => /^[\w.-]+$/.test(name));
   if (safe.length === 0) return;
   // argv[0] is "tmux" or the path it was found at (Deno passes the resolved path).
-  const lines = safe.flatMap((name) => {
-    const line = shellQuote(["tmux", ...UTF8, ...socketArgs, ...controlAttachArgs(name)].join(" ") + " ");
-    return [line, `*/${line}`];
-  });
-  const script = [
-    `for f in $(grep -lsaF ${safe.map((name) => `-e '=${name}'`).join(" ")} /proc/[0-9]*/cmdline); do`,
-    `  c=$(tr '\\000' ' ' < "$f" 2>/dev/null) || continue`,
-    // No "#" in the script: tmux expands run-shell's command as a format.
-    `  case "$c" in ${lines.join("|")}) kill -9 "$(echo "$f" | cut -d/ -f3)" 2>/dev/null;; esac`,
-    "done; true",
-  ].join("\n");
+  const argvs = safe.map((name) => ["tmux", ...UTF8, ...socketArgs, ...controlAttachArgs(name)]);
+  const script = killByArgvScript(facts, argvs, safe.map((name) => `=${name}`));
   await tmuxOneShot([...socketArgs, "run-shell", script]).catch(() => {});
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

@@ -133,9 +133,7 @@ export class TmuxBackend implements BridgeBackend {
 
   async kill(session: string) {
     const target = await this.#session(session);
-    await this.#serialised(() =>
-      this.#op(() => this.#guarded(() => this.deps.tmux.run("kill-session", "-t", target.id)))
-    );
+    await this.#serialised(() => this.#op(() => this.deps.tmux.guarded([["kill-session", "-t", target.id]])));
     this.#activity.forget(target.paneId);
     this.#lastSeen.delete(session);
   }
@@ -150,16 +148,8 @@ export class TmuxBackend implements BridgeBackend {
     if (sessions.some((s) => s.name === name)) throw duplicate(name);
     const tmuxName = tmuxSessionName(name, new Set(sessions.map((s) => s.tmuxName)));
     const args = ["new-session", "-d", "-P", "-F", "#{session_id}", "-s", tmuxName, ...(cwd ? ["-c", cwd] : [])];
-    const [id] = await this.#op(() => this.#guarded(() => this.deps.tmux.run(...args)));
+    const [id] = await this.#op(() => this.deps.tmux.guarded([args]));
     await this.#op(() => this.deps.tmux.run("set-option", "-t", id, NAME_OPTION, name));
-  }
-
-  /**
-   * Session creation and removal never overlap a control client attaching, in any tmuxwright
-   * process of this state directory (a tmux 3.3a crash: src/tmux/session_guard.ts).
-   */
-  #guarded<T>(step: () => Promise<T>): Promise<T> {
-    return this.deps.tmux.sessionGuard.run(step);
   }
 
   async #session(name: string): Promise<BridgeSession> {

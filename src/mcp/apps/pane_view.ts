@@ -1,3 +1,5 @@
+import { statusText } from "../../engine/watch/mod.ts";
+
 /**
  * The MCP App (the `@modelcontextprotocol/ext-apps` extension): a view an MCP Apps host renders
  * next to a pane tool's result. One self-contained HTML document (the terminal renderer and the
@@ -26,11 +28,14 @@ export const PANE_VIEW_META = Object.freeze({ ui: Object.freeze({ resourceUri: P
 // The view: the first capture_since gives the visible screen and a cursor; each later one the
 // complete lines written since and the unfinished last line (`pending`), which is drawn and then
 // drawn over when it comes again complete. Polled every 400 ms while the view is shown: a view
-// cannot be pushed to, and capture_since is one cheap tmux call.
+// cannot be pushed to, and capture_since is one cheap tmux call. The badge is the pane's state as
+// /watch shows it (pane_state's status); without pane_state (core profile) it stays hidden.
 const VIEW_JS = `"use strict";
 (() => {
   const { App } = globalThis.McpExtApps;
   const status = document.getElementById("status");
+  const badge = document.getElementById("badge");
+  const statusText = ${statusText.toString()};
   const term = new Terminal({ disableStdin: true, screenReaderMode: true, cols: 100, rows: 24, scrollback: 5000 });
   term.open(document.getElementById("term"));
   const app = new App({ name: "tmuxwright pane", version: "1" }, {});
@@ -47,14 +52,46 @@ const VIEW_JS = `"use strict";
     return result.structuredContent;
   }
 
+  // The state is read (pane_state: a look at the pane's processes) once its output has been quiet for
+  // 1 s after it changed, and every 15 s otherwise: a chat full of views costs little.
+  async function watchState(me) {
+    let readAt = -Infinity;
+    while (following === me) {
+      const now = performance.now();
+      const due = readAt === -Infinity || (me.wroteAt > readAt && now - me.wroteAt >= 1000) || now - readAt >= 15000;
+      if (due) {
+        readAt = now;
+        let result;
+        try {
+          result = await app.callServerTool({ name: "pane_state", arguments: { pane_id: me.paneId } });
+        } catch {
+          badge.hidden = true;
+          return;
+        }
+        if (following !== me) return;
+        const s = result.structuredContent && result.structuredContent.status;
+        const gone = result.isError && /PANE_NOT_FOUND|not found|no such pane/i.test(JSON.stringify(result.content));
+        if (!s && !gone) { badge.hidden = true; return; }
+        const shown = s || { state: "gone", command: null, exit_code: null, needs_person: false };
+        badge.textContent = statusText(shown);
+        badge.dataset.state = shown.state;
+        badge.dataset.needs = shown.needs_person ? "true" : "false";
+        badge.hidden = false;
+        if (gone) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
   function draw(lines, pending) {
     term.write("\\r\\x1b[K" + lines.map((l) => l + "\\r\\n").join("") + pending);
   }
 
   async function follow(paneId) {
-    const me = following = { paneId };
+    const me = following = { paneId, wroteAt: -Infinity };
     document.body.dataset.pane = paneId;
     status.textContent = paneId;
+    watchState(me);
     let first;
     try {
       first = await call({ pane_id: paneId });
@@ -80,8 +117,16 @@ const VIEW_JS = `"use strict";
       }
       cursor = next.cursor;
       const lines = next.text === "" ? [] : next.text.replace(/\\n$/, "").split("\\n");
-      if (next.lines_missed) { term.reset(); term.write(lines.join("\\r\\n")); continue; }
-      if (lines.length > 0 || next.pending !== pending) draw(lines, next.pending || "");
+      if (next.lines_missed) {
+        term.reset();
+        term.write(lines.join("\\r\\n"));
+        me.wroteAt = performance.now();
+        continue;
+      }
+      if (lines.length > 0 || next.pending !== pending) {
+        draw(lines, next.pending || "");
+        me.wroteAt = performance.now();
+      }
       pending = next.pending || "";
     }
   }
@@ -95,7 +140,10 @@ const VIEW_JS = `"use strict";
 `;
 
 const CSS = `body { margin: 0; background: #000; color: #ddd; font: 12px system-ui, sans-serif; }
-#status { padding: 2px 6px; background: #1b1b1b; }`;
+#bar { display: flex; gap: 8px; padding: 2px 6px; background: #1b1b1b; }
+#badge { margin-left: auto; padding: 0 6px; border-radius: 3px; background: #263; color: #cfc; }
+#badge[data-state="idle"], #badge[data-state="exited"], #badge[data-state="gone"] { background: #333; color: #ccc; }
+#badge[data-needs="true"] { background: #a40; color: #fff; }`;
 
 /**
  * The view document (~0.8 MB; served as the resource's text). Its vendored parts are loaded on the
@@ -115,7 +163,7 @@ export async function paneViewHtml(): Promise<string> {
 <style>${CSS}</style>
 </head>
 <body>
-<div id="status" role="status">waiting for a tool result…</div>
+<div id="bar"><span id="status" role="status">waiting for a tool result…</span><span id="badge" role="status" hidden></span></div>
 <div id="term"></div>
 <script>${escapeScript(XTERM_JS)}</script>
 <script>${escapeScript(EXT_APPS_JS)}</script>

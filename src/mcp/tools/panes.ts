@@ -103,7 +103,7 @@ export const paneTools = [
       const pane = await ctx.pane(args.pane_id);
       assertKillable(ctx, pane, "kill");
       await ctx.app.paneEnds.removing([pane.paneId], "kill_pane");
-      await ctx.tmux.run("kill-pane", "-t", pane.paneId);
+      await ctx.tmux.guarded([["kill-pane", "-t", pane.paneId]]);
       return { ...paneIds(pane), killed: true };
     },
   }),

@@ -10,8 +10,8 @@ import {
   decodeCursor,
   DEFAULT_TRIGGERS,
   MAX_WAIT_MS,
-  paneProcess,
   parseTriggers,
+  probePaneStatus,
   runInRepl,
   type WaitEnd,
   waitForOutput,
@@ -125,10 +125,13 @@ export const watchTools = [
       at_shell_prompt: "a shell waits at its prompt",
       waiting_for_input: "true/false: the foreground process reads the terminal; null: the OS cannot tell",
       reason: "how waiting_for_input was decided",
+      status: "{state: running|idle|waiting|exited, command, exit_code, needs_person} as /watch shows it",
     },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
-      return { ...paneIds(pane), ...stateResult(await paneProcess(ctx.app.proc, pane)) };
+      const question = ctx.app.gate.questions.list().some((q) => q.pane === pane.paneId && q.host === ctx.tmux.host);
+      const { process, status } = await probePaneStatus(ctx.app.proc, ctx.tmux, pane, { question });
+      return { ...paneIds(pane), ...stateResult(process), status };
     },
   }),
 
