@@ -34,11 +34,13 @@ export const TIMEOUTS = {
 export const BOUNDS: Record<string, number> = {
   // A pane's program is let run and seen started (its start-up gate) within this; a shell still
   // running its start-up files then is not an error: the pane comes back with `starting: true`.
-  create_pane: 15_000,
-  split_pane: 15_000,
-  create_window: 15_000,
-  create_session: 15_000,
-  respawn_pane: 15_000,
+  // A session's first pane makes its workspace too, one at a time under the host's lock: 48
+  // sessions making theirs at once took up to 13 s with light shells (bench_agents.ts).
+  create_pane: 30_000,
+  split_pane: 30_000,
+  create_window: 30_000,
+  create_session: 30_000,
+  respawn_pane: 30_000,
   kill_pane: 10_000,
   kill_window: 10_000,
   kill_session: 10_000,
