@@ -72,7 +72,9 @@ export function createServer(
 ): McpServer {
   const connection = new Connection();
   const app = options.ownWorkspace ? ownerView(shared, shared.newOwner()) : shared;
-  if (options.ownWorkspace) connection.onClose(() => void app.owner.end());
+  // A failed end (tmux gone meanwhile) is logged: it must not end the server with every other session.
+  const ended = (error: unknown) => console.error(`[tmuxwright] ending a session's workspace failed:`, error);
+  if (options.ownWorkspace) connection.onClose(() => void app.owner.end().catch(ended));
   const { config } = app;
   const base = instructions(config);
   const server = new McpServer(

@@ -2,6 +2,7 @@ import type { Config } from "../../config.ts";
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
+import { TmuxError } from "../../tmux/errors.ts";
 import { stoppedBy, ToolError } from "../errors.ts";
 import type { RemoteLogs } from "../output/mod.ts";
 import type { PolicyGate } from "../policy/mod.ts";
@@ -509,7 +510,10 @@ export class Workspace {
       } else {
         await this.#killOwnedElsewhere();
         if (this.role.hub) await stopForeignLogs(this.config, this.instance);
-        await this.tmux.guarded([["kill-session", "-t", session]]);
+        // Already gone (tmux restarted, a person killed it): nothing is left to end.
+        await this.tmux.guarded([["kill-session", "-t", session]]).catch((error) => {
+          if (!(error instanceof TmuxError && error.kind === "target_gone")) throw error;
+        });
       }
     }
     // Released last: until the workspace is gone or marked kept, nobody may take it for dead.
