@@ -3,7 +3,7 @@ import { ControlClient } from "../src/tmux/control.ts";
 import { TmuxServer } from "../src/tmux/server.ts";
 import { SessionTaps } from "../src/engine/output/session_taps.ts";
 import { linkScript, LOCK_FUNCTIONS } from "../src/tmux/host_session_lock.ts";
-import { tmuxAt, until } from "./helpers/harness.ts";
+import { removeEventually, tmuxAt, until } from "./helpers/harness.ts";
 
 /**
  * tmux 3.3a crashes when a session is created or removed while a control client attaches. Guarded
@@ -35,7 +35,7 @@ Deno.test("guarded session changes never overlap control clients attaching", asy
   } finally {
     await creator.close();
     await tmuxAt(`${dir}/s`, "kill-server");
-    await Deno.remove(dir, { recursive: true });
+    await removeEventually(dir);
   }
 });
 
@@ -64,7 +64,7 @@ Deno.test("output taps of two servers opening and closing at once never take tmu
   } finally {
     for (const t of taps) t.close();
     await tmuxAt(`${dir}/s`, "kill-server");
-    await Deno.remove(dir, { recursive: true });
+    await removeEventually(dir);
   }
 });
 
@@ -92,7 +92,7 @@ Deno.test("control clients dropped by a dying server end under the lock while ot
     await until(() => tmuxAt(`${dir}/s`, "list-clients"), (clients) => clients.stdout.trim() === "");
   } finally {
     await tmuxAt(`${dir}/s`, "kill-server");
-    await Deno.remove(dir, { recursive: true });
+    await removeEventually(dir);
   }
 });
 

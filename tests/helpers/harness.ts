@@ -200,6 +200,23 @@ export class TestServer {
   }
 }
 
+/**
+ * Removes a test's directory once nothing writes there any more: the link scripts of control
+ * clients that just ended (src/tmux/host_session_lock.ts) finish within moments of their tmux
+ * server, taking and letting go of the session lock beside its socket.
+ */
+export async function removeEventually(dir: string): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await Deno.remove(dir, { recursive: true });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      if (attempt === 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 export async function tmuxAt(socket: string, ...args: string[]) {
   // A tmux 3.3a client was once seen to hang for good after connecting (client and server both
   // idle in poll, the command never run): bound each client so a test fails instead of stalling
