@@ -34,6 +34,14 @@ Deno.test("doctor's snippet: the bundle starts its checkout's task, the compiled
   const binary = launchCommand("file:///tmp/deno-compile-tmuxwright/main.ts");
   assert.deepEqual(binary, { command: Deno.execPath(), args: [] });
   // The npm package (global, local or npx's cache): the one line every client takes.
-  const npm = launchCommand("file:///usr/lib/node_modules/tmuxwright/tmuxwright.js");
+  const npm = launchCommand("file:///usr/lib/node_modules/tmuxwright/server/main.js");
   assert.deepEqual(npm, { command: "npx", args: ["-y", "tmuxwright"] });
+  // What deno task start runs: the checkout's own build.
+  assert.deepEqual(launchCommand("file:///src/tw/dist/start/server/main.js").args, [
+    "task",
+    "-q",
+    "--config",
+    "/src/tw/deno.json",
+    "start",
+  ]);
 });

@@ -47,12 +47,14 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
 
 /**
  * How a client starts this very tmuxwright: the npm package with npx; the compiled binary by its
- * path; from a checkout (or its bundle), `deno task start` with that checkout's deno.json.
+ * path; from a checkout (main.ts, the bundle `deno task start` runs from dist/start/server/, or
+ * `deno task bundle`'s dist/tmuxwright.js), `deno task start` with that checkout's deno.json.
  */
 export function launchCommand(main = Deno.mainModule): { command: string; args: string[] } {
-  if (/\/node_modules\/tmuxwright\/tmuxwright\.js$/.test(main)) return { command: "npx", args: ["-y", "tmuxwright"] };
+  if (/\/node_modules\/tmuxwright\/server\/[^/]+$/.test(main)) return { command: "npx", args: ["-y", "tmuxwright"] };
   if (!main.startsWith("file:") || /deno-compile-/.test(main)) return { command: binaryPath(), args: [] };
-  const config = new URL(/\/dist\/[^/]+$/.test(main) ? "../deno.json" : "./deno.json", main);
+  const root = /\/dist\/start\/server\/[^/]+$/.test(main) ? "../../../" : /\/dist\/[^/]+$/.test(main) ? "../" : "./";
+  const config = new URL(`${root}deno.json`, main);
   return { command: "deno", args: ["task", "-q", "--config", decodeURIComponent(config.pathname), "start"] };
 }
 
