@@ -1,4 +1,5 @@
 import { McpServer } from "./sdk.ts";
+import { LazyJsonSchemaValidator } from "./validator.ts";
 import { NAME, VERSION } from "../version.ts";
 import type { App } from "../app.ts";
 import type { WorkspaceOwner } from "../engine/panes/mod.ts";
@@ -81,6 +82,7 @@ export function createServer(shared: App, options: { ownWorkspace?: boolean } = 
         ...(config.channel ? { experimental: { [CHANNEL_CAPABILITY]: {} } } : {}),
       },
       instructions: config.channel ? `${base}\n${CHANNEL_INSTRUCTIONS}` : base,
+      jsonSchemaValidator: new LazyJsonSchemaValidator(),
     },
   );
   const listed = registerTools(server, app, ALL_TOOLS, {
