@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 import { paneEnvironment } from "../engine/panes/mod.ts";
 import { describePolicy } from "../policy/mod.ts";
+import { claudeCodeSnippet, codexSnippet, geminiSnippet, type Launch, mcpServersSnippet } from "./client_snippets.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */
 export async function doctor(config: Readonly<Config>): Promise<number> {
@@ -37,11 +38,7 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
   const paneEnv = Object.entries(paneEnvironment(config.paneEnv)).map(([key, value]) => `${key}=${value}`);
   console.log(`info agents' panes start with: ${paneEnv.join(" ") || "(nothing set)"} (--pane-env changes it)`);
   console.log(`info command policy: ${config.policy ? describePolicy(config.policy) : "none (every command may run)"}`);
-  const { command, args } = launchCommand();
-  console.log(
-    `\nClaude Desktop / Cursor (JSON):\n${JSON.stringify({ mcpServers: { tmuxwright: { command, args } } }, null, 2)}`,
-  );
-  console.log(`\nClaude Code: claude mcp add tmuxwright -- ${[command, ...args].map(shellWord).join(" ")}`);
+  printSnippets(launchCommand());
   return ok ? 0 : 1;
 }
 
@@ -50,7 +47,7 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
  * path; from a checkout (main.ts, the bundle `deno task start` runs from dist/start/server/, or
  * `deno task bundle`'s dist/tmuxwright.js), `deno task start` with that checkout's deno.json.
  */
-export function launchCommand(main = Deno.mainModule): { command: string; args: string[] } {
+export function launchCommand(main = Deno.mainModule): Launch {
   if (/\/node_modules\/tmuxwright\/server\/[^/]+$/.test(main)) return { command: "npx", args: ["-y", "tmuxwright"] };
   if (!main.startsWith("file:") || /deno-compile-/.test(main)) return { command: binaryPath(), args: [] };
   const root = /\/dist\/start\/server\/[^/]+$/.test(main) ? "../../../" : /\/dist\/[^/]+$/.test(main) ? "../" : "./";
@@ -66,7 +63,18 @@ function binaryPath(): string {
   }
 }
 
-/** A word as a POSIX shell reads it back (paths with spaces). */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+/** How each client starts this tmuxwright (docs/install.md says why each setting is there). */
+function printSnippets(launch: Launch): void {
+  console.log(`
+Claude Code (\`claude -p\` also needs --allowedTools mcp__tmuxwright):
+  ${claudeCodeSnippet(launch)}
+
+Codex CLI (~/.codex/config.toml):
+${codexSnippet(launch)}
+
+Gemini CLI (~/.gemini/settings.json; \`gemini -p\` runs in a trusted folder: GEMINI_CLI_TRUST_WORKSPACE=true):
+${geminiSnippet(launch)}
+
+Cursor (.cursor/mcp.json), Claude Desktop (claude_desktop_config.json):
+${mcpServersSnippet(launch)}`);
 }
