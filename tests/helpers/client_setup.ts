@@ -19,11 +19,22 @@ export interface ClientWork extends AsyncDisposable {
   env(extra?: Record<string, string>): Record<string, string>;
 }
 
-/** A work directory with home/ and project/, and this checkout's package installed into prefix/. */
+/** This checkout's package installed once per test process (packing takes seconds), removed at exit. */
+let installed: Promise<string> | null = null;
+function sharedPackage(): Promise<string> {
+  installed ??= (async () => {
+    const prefix = await Deno.makeTempDir({ dir: "/tmp", prefix: "twclientpkg" });
+    globalThis.addEventListener("unload", () => Deno.removeSync(prefix, { recursive: true }));
+    return await installPackage(prefix);
+  })();
+  return installed;
+}
+
+/** A work directory with home/ and project/; the `tmuxwright` command is this checkout's package. */
 export async function clientWork(prefix: string): Promise<ClientWork> {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix });
   for (const sub of ["home", "project"]) await Deno.mkdir(`${dir}/${sub}`);
-  const bin = await installPackage(`${dir}/prefix`);
+  const bin = await sharedPackage();
   return {
     dir,
     bin,
