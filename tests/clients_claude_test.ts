@@ -7,6 +7,7 @@ import {
   clientWork,
   COMMAND,
   installBlock,
+  policyDecisions,
   RESULT,
   resultJson,
   runClient,
@@ -144,8 +145,7 @@ Deno.test("Claude Code: a policy ask in claude -p gets no answer and the command
     /^POLICY_DECLINED: The person did not answer the command \(rule "printf \*"\)/,
   );
   // The server asked through Claude Code (it declared elicitation), which answered without an answer.
-  const decisions = (await Deno.readTextFile(`${work.dir}/audit.jsonl`)).trim().split("\n").map((l) => JSON.parse(l))
-    .filter((line) => line.event === "policy");
+  const decisions = await policyDecisions(work.dir);
   assert.equal(decisions.length, 1, JSON.stringify(decisions));
   assert.equal(decisions[0].verdict, "ask");
   assert.equal(decisions[0].outcome, "cancelled");
@@ -208,8 +208,7 @@ Deno.test("Claude Code interactive: a policy ask is a form; Run it once, Accept,
     const result = await until(() => executeResult(model), (r) => r !== undefined, 60_000);
     assert.notEqual(result!.is_error, true, resultText(result!.content));
     assert.deepEqual(pick(resultJson(resultText(result!.content))), RESULT);
-    const [decision] = (await Deno.readTextFile(`${work.dir}/audit.jsonl`)).trim().split("\n").map((l) => JSON.parse(l))
-      .filter((line) => line.event === "policy");
+    const [decision] = await policyDecisions(work.dir);
     assert.equal(decision.outcome, "once");
   } finally {
     await ui("kill-server");

@@ -6,6 +6,7 @@ import {
   clientWork,
   COMMAND,
   installBlock,
+  policyDecisions,
   RESULT,
   resultJson,
   runClient,
@@ -146,8 +147,7 @@ Deno.test("Codex CLI: codex exec declines a policy ask; the command is not run (
   ]);
   await exec(work, env);
   assert.match(callOutput(model) ?? "", /POLICY_DECLINED: The person refused the command \(rule "printf \*"\)/);
-  const decisions = (await Deno.readTextFile(`${work.dir}/audit.jsonl`)).trim().split("\n").map((l) => JSON.parse(l))
-    .filter((line) => line.event === "policy");
+  const decisions = await policyDecisions(work.dir);
   assert.equal(decisions.length, 1, JSON.stringify(decisions));
   assert.equal(decisions[0].outcome, "refused");
   assert.match(decisions[0].answered_by, /codex/i, JSON.stringify(decisions[0]));

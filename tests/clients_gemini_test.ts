@@ -6,6 +6,7 @@ import {
   clientWork,
   COMMAND,
   installBlock,
+  policyDecisions,
   RESULT,
   resultJson,
   runClient,
@@ -120,8 +121,7 @@ Deno.test("Gemini CLI: no elicitation, so a policy ask is not run and says why (
     String(callResponse(model)?.error),
     /POLICY_ASK_UNAVAILABLE: The command policy asks a person before this command runs \(rule \\+"printf \*\\+": an ask rule matches\), and this client cannot ask \(no MCP elicitation\)/,
   );
-  const decisions = (await Deno.readTextFile(`${work.dir}/audit.jsonl`)).trim().split("\n").map((l) => JSON.parse(l))
-    .filter((line) => line.event === "policy");
+  const decisions = await policyDecisions(work.dir);
   assert.equal(decisions.length, 1, JSON.stringify(decisions));
   assert.equal(decisions[0].verdict, "ask");
   assert.notEqual(decisions[0].outcome, "once");

@@ -92,6 +92,13 @@ export async function askPolicy(dir: string): Promise<string> {
   return path;
 }
 
+/** The policy decisions the server audited into `dir/audit.jsonl` (the tests pass --audit there). */
+// deno-lint-ignore no-explicit-any
+export async function policyDecisions(dir: string): Promise<any[]> {
+  const lines = (await Deno.readTextFile(`${dir}/audit.jsonl`)).trim().split("\n").map((line) => JSON.parse(line));
+  return lines.filter((line) => line.event === "policy");
+}
+
 /** The command every test runs and the structured result it must reach the model with. */
 export const COMMAND = "printf 'one\\ntwo\\n'; false";
 export const RESULT = { output: "one\ntwo", exit_code: 1 };
