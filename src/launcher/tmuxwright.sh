@@ -5,6 +5,7 @@
 # environment, then the server's entry), and execs them: no Node starts, and no launcher process
 # stays behind the server (stdio, signals and the exit status are the server's own).
 # Where no runtime is found in the package, the Node bin beside this script takes over.
+
 # The Deno release the package depends on (src/version.ts; tests/launcher_test.ts checks them equal).
 DENO_VERSION=2.9.6
 # What launch.ts reads: the variables the flags depend on (permissions.ts, LAUNCHER_ENV).
