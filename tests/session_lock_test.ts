@@ -111,3 +111,36 @@ Deno.test("the link script and the lock functions are one line that every login 
     assert.equal(parsed.code, 0, new TextDecoder().decode(parsed.stderr));
   }
 });
+
+/**
+ * The lock goes with its holder: one left by a process that is gone is taken away by the next
+ * step (its holder is looked at every half second of waiting), and one held by a live process
+ * is waited for, never taken.
+ */
+Deno.test("a lock whose holder is gone is taken away; one whose holder lives is waited for", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twg" });
+  const socket = ["-S", `${dir}/s`];
+  const tmux = new TmuxServer(socket, () => Promise.resolve("keep"), `${dir}/state/links`);
+  const lock = `${dir}/tmuxwright-lock`;
+  try {
+    assert.equal((await tmuxAt(`${dir}/s`, "-f", "/dev/null", "new-session", "-d", "-s", "keep", "cat")).code, 0);
+    const gone = new Deno.Command("true").spawn();
+    await gone.status;
+    await Deno.symlink(`pid:${gone.pid}`, lock);
+    await tmux.guarded([["new-session", "-d", "-s", "after-gone", "cat"]]);
+    assert.equal((await tmuxAt(`${dir}/s`, "has-session", "-t", "=after-gone")).code, 0);
+    await assert.rejects(Deno.lstat(lock), Deno.errors.NotFound);
+
+    const holder = new Deno.Command("sleep", { args: ["1.5"] }).spawn();
+    await Deno.symlink(`pid:${holder.pid}`, lock);
+    const started = performance.now();
+    const step = tmux.guarded([["new-session", "-d", "-s", "after-live", "cat"]]);
+    await holder.status;
+    await Deno.remove(lock); // the holder lets go
+    await step;
+    assert.ok(performance.now() - started >= 1_400, "the step did not wait for the live holder");
+  } finally {
+    await tmuxAt(`${dir}/s`, "kill-server");
+    await removeEventually(dir);
+  }
+});

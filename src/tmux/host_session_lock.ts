@@ -35,10 +35,12 @@ export const LOCK_FUNCTIONS = [
   'tw_stale() { o=$(readlink "$1" 2>/dev/null) || return 1; kill -0 "${o#pid:}" 2>/dev/null || return 0; ' +
   '[ -n "$(find "$1" -mmin +1 2>/dev/null)" ]; }',
   // A directory where no lock can be made (not this user's to write) cannot be waited on: the step goes ahead.
-  'tw_lock() { g=0; i=0; [ -w "$d" ] || return 0; while [ "$i" -lt "$1" ]; do ln -s "pid:$$" "$L" 2>/dev/null && { g=1; return 0; }; ' +
-  'if tw_stale "$L"; then if ln -s "pid:$$" "$L.break" 2>/dev/null; then ' +
-  '[ "$(readlink "$L" 2>/dev/null)" = "$o" ] && rm -f "$L"; rm -f "$L.break"; ' +
-  'elif tw_stale "$L.break"; then rm -f "$L.break"; fi; fi; i=$((i + 1)); sleep 0.02; done; return 1; }',
+  // Whether its holder is gone is asked every 25th try (half a second): each look is processes competing with the holder.
+  'tw_break() { if ln -s "pid:$$" "$L.break" 2>/dev/null; then [ "$(readlink "$L" 2>/dev/null)" = "$o" ] && rm -f "$L"; ' +
+  'rm -f "$L.break"; elif tw_stale "$L.break"; then rm -f "$L.break"; fi; }',
+  'tw_lock() { g=0; i=0; j=0; [ -w "$d" ] || return 0; while [ "$i" -lt "$1" ]; do ' +
+  'ln -s "pid:$$" "$L" 2>/dev/null && { g=1; return 0; }; j=$((j + 1)); ' +
+  'if [ "$j" -ge 25 ]; then j=0; tw_stale "$L" && tw_break; fi; i=$((i + 1)); sleep 0.02; done; return 1; }',
   // Every holder lets go within seconds, long before anyone may take its lock as stale: it is still its own.
   'tw_unlock() { [ "$g" = 1 ] && rm -f "$L"; g=0; }',
 ].join("; ");
