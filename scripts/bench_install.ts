@@ -1,17 +1,22 @@
 /**
- * Start-up of the installed npm package against the bundle run by hand, side by side in one run:
- * process start to the `initialize` reply, warm caches, interleaved runs, medians.
+ * Cold start as a client sees it, side by side in one run: process spawn to the `tools/list`
+ * answer (initialize, its reply, notifications/initialized, tools/list), every entry interleaved,
+ * the first round discarded (warm caches), medians.
  *
- *   deno run -A scripts/bench_install.ts [RUNS] [--before CHECKOUT]
+ *   deno run -A scripts/bench_install.ts [RUNS] [--peer DIR] [--only installed,peer,task]
  *
- * - bundle by hand: `deno run --no-config FLAGS tmuxwright.js` (the package's own bundle, the
- *   launcher's flags, the deno on PATH);
- * - installed: the `tmuxwright` command of the package (`deno task pack`) installed with
- *   `npm install -g --prefix` into a temp prefix, run with a PATH that has no deno (Node starts
- *   the launcher, which starts the runtime of the `deno` npm package);
- * - installed, NODE_EXTRA_CA_CERTS unset (only when it is set here: Node then reads that CA
- *   bundle at start-up, which costs tens of ms before any code runs);
- * - deno task start (the launcher from source), and with --before, another checkout's task.
+ * - installed `tmuxwright`: the package of `deno task pack` installed with `npm install -g --prefix`
+ *   into a temp prefix (the sh bin execs the runtime of the `deno` npm dependency);
+ * - nickgnd/tmux-mcp: the fastest peer, built from a checkout with npm (`--peer DIR`, default
+ *   ~/.cache/tmuxwright-dev/peers/tmux-mcp; built there when it has no build/), packed and
+ *   installed into the same prefix, run by its bin (Node);
+ * - deno task start: the checkout's task (its bundle in dist/start/, built before the runs);
+ * - the Node bin: the package's fallback (bin/tmuxwright.cjs), what the command was before;
+ * - the server by hand: `deno run --no-config FLAGS server/main.js`, and the same without V8's
+ *   code cache (`--no-code-cache`), and the single-file bundle of `deno task bundle`.
+ *
+ * Node and the runtime read the caller's environment: NODE_EXTRA_CA_CERTS, when set (it is on the
+ * machines this project is built on), makes every Node start read that CA bundle first.
  */
 import { launchFlags } from "../src/launcher/mod.ts";
 import { cleanEnv } from "../tests/helpers/harness.ts";
@@ -19,8 +24,9 @@ import { median } from "./timing.ts";
 import { pack } from "./pack.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const runs = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 20);
-const before = Deno.args[Deno.args.indexOf("--before") + 1];
+const runs = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 10);
+const option = (name: string) => (Deno.args.includes(name) ? Deno.args[Deno.args.indexOf(name) + 1] : undefined);
+const peerDir = option("--peer") ?? `${Deno.env.get("HOME")}/.cache/tmuxwright-dev/peers/tmux-mcp`;
 
 interface Entry {
   label: string;
@@ -29,28 +35,19 @@ interface Entry {
   env: Record<string, string>;
 }
 
-/** A directory of links to every program on PATH except deno (the first of each name, as PATH finds it). */
-async function pathWithoutDeno(dir: string): Promise<string> {
-  await Deno.mkdir(dir, { recursive: true });
-  for (const from of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":").filter((d) => d.startsWith("/"))) {
-    try {
-      for await (const entry of Deno.readDir(from)) {
-        if (entry.name !== "deno") await Deno.symlink(`${from}/${entry.name}`, `${dir}/${entry.name}`).catch(() => {});
-      }
-    } catch { /* a PATH entry that does not exist */ }
-  }
-  return dir;
-}
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+};
+const LIST = [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }];
 
-/** Process start to the reply to initialize, in ms. */
+/** Process spawn to the tools/list answer, in ms. */
 async function coldStart(entry: Entry): Promise<number> {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twi" });
-  const init = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
-  }) + "\n";
+  const lines = (messages: unknown[]) =>
+    new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join(""));
   const started = performance.now();
   const child = new Deno.Command(entry.command, {
     args: entry.args(dir),
@@ -61,69 +58,126 @@ async function coldStart(entry: Entry): Promise<number> {
     stderr: "null",
   }).spawn();
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(init));
   const reader = child.stdout.getReader();
   let text = "";
-  while (!text.includes('"id":1')) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${entry.label}: stdout closed before the initialize reply`);
-    text += new TextDecoder().decode(value);
-  }
+  const until = async (id: number) => {
+    while (!new RegExp(`"id":${id}[,}]`).test(text)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`${entry.label}: stdout closed before the reply to request ${id}`);
+      text += new TextDecoder().decode(value);
+    }
+  };
+  await writer.write(lines([INIT]));
+  await until(1);
+  await writer.write(lines(LIST));
+  await until(2);
   const elapsed = performance.now() - started;
+  if (!/"name":"[a-z_-]*execute[a-z_-]*"/.test(text)) {
+    throw new Error(`${entry.label}: no tools in ${text.slice(0, 200)}`);
+  }
   await writer.close();
   reader.releaseLock();
   await child.stdout.cancel();
   await child.status;
+  await new Deno.Command("tmux", { args: ["-S", `${dir}/s`, "kill-server"], stderr: "null" }).output();
   await Deno.remove(dir, { recursive: true });
   return elapsed;
+}
+
+async function sh(command: string, cwd: string): Promise<string> {
+  const out = await new Deno.Command("sh", { args: ["-c", command], cwd, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) throw new Error(`${command} in ${cwd}: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** nickgnd/tmux-mcp packed from its checkout (built with npm first when it has no build/). */
+async function peerTarball(dir: string): Promise<string | null> {
+  try {
+    await Deno.stat(`${dir}/package.json`);
+  } catch {
+    console.error(`no nickgnd/tmux-mcp checkout at ${dir} (--peer DIR): the peer is left out`);
+    return null;
+  }
+  try {
+    await Deno.stat(`${dir}/build/index.js`);
+  } catch {
+    await sh("npm ci --silent && npm run -s build", dir);
+  }
+  return `${dir}/${(await sh("npm pack --silent", dir)).split("\n").at(-1)}`;
 }
 
 const work = await Deno.makeTempDir({ dir: "/tmp", prefix: "twinstall" });
 try {
   const tarball = `${ROOT}${await pack()}`;
+  const peer = await peerTarball(peerDir);
   const prefix = `${work}/prefix`;
-  const noDeno = await pathWithoutDeno(`${work}/bin`);
-  const installed = await new Deno.Command("npm", {
-    args: ["install", "-g", "--silent", "--prefix", prefix, tarball],
-    env: { ...Deno.env.toObject(), PATH: noDeno },
-  }).output();
-  if (!installed.success) throw new Error(`npm install failed: ${new TextDecoder().decode(installed.stderr)}`);
-  const bundle = `${prefix}/lib/node_modules/tmuxwright/tmuxwright.js`;
+  await sh(`npm install -g --silent --prefix '${prefix}' '${tarball}' ${peer ? `'${peer}'` : ""}`, ROOT);
+  const pkg = `${prefix}/lib/node_modules/tmuxwright`;
   const env = cleanEnv();
-  // The default state directory (in the test home), which every task version grants.
   const socket = (dir: string) => ["--socket-path", `${dir}/s`];
-  const installedEnv: Record<string, string> = { ...env, PATH: `${prefix}/bin:${noDeno}` };
+  const byHand = (entry: string, extra: string[] = []) => (dir: string) => [
+    "run",
+    "--no-config",
+    ...extra,
+    ...launchFlags(socket(dir), (n) => env[n]),
+    entry,
+    ...socket(dir),
+  ];
+  // The task's bundle is built once, before the runs.
+  await sh(`deno task -q --config '${ROOT}deno.json' start --version`, ROOT);
+  await sh(`deno task -q --config '${ROOT}deno.json' bundle`, ROOT);
   const entries: Entry[] = [
+    { label: "installed tmuxwright (sh bin)", command: `${prefix}/bin/tmuxwright`, args: socket, env },
+    ...(peer
+      ? [{ label: "nickgnd/tmux-mcp (installed)", command: `${prefix}/bin/tmux-mcp`, args: () => [], env }]
+      : []),
     {
-      label: "bundle by hand (deno run)",
+      label: "deno task start",
       command: "deno",
-      args: (dir) => ["run", "--no-config", ...launchFlags(socket(dir), (n) => env[n]), bundle, ...socket(dir)],
+      args: (dir) => ["task", "-q", "--config", `${ROOT}deno.json`, "start", ...socket(dir)],
       env,
     },
-    { label: "installed tmuxwright", command: `${prefix}/bin/tmuxwright`, args: socket, env: installedEnv },
+    {
+      label: "Node bin (the fallback; before)",
+      command: "node",
+      args: (d) => [`${pkg}/bin/tmuxwright.cjs`, ...socket(d)],
+      env,
+    },
+    { label: "server by hand (chunks)", command: "deno", args: byHand(`${pkg}/server/main.js`), env },
+    {
+      label: "  the same, --no-code-cache",
+      command: "deno",
+      args: byHand(`${pkg}/server/main.js`, ["--no-code-cache"]),
+      env,
+    },
+    { label: "single-file bundle by hand", command: "deno", args: byHand(`${ROOT}dist/tmuxwright.js`), env },
   ];
-  if (env.NODE_EXTRA_CA_CERTS) {
-    const { NODE_EXTRA_CA_CERTS: _, ...clean } = installedEnv;
-    entries.push({ label: "installed, no NODE_EXTRA_CA_CERTS", command: entries[1].command, args: socket, env: clean });
-  }
-  const task =
-    (checkout: string) => (dir: string) => ["task", "-q", "--config", `${checkout}/deno.json`, "start", ...socket(dir)];
-  entries.push({ label: "deno task start", command: "deno", args: task(ROOT), env });
-  if (before) entries.push({ label: `deno task start (${before})`, command: "deno", args: task(before), env });
+  const only = option("--only")?.split(",");
+  const chosen = only ? entries.filter((e) => only.some((o) => e.label.includes(o))) : entries;
 
-  const samples = new Map(entries.map((e) => [e.label, [] as number[]]));
+  const samples = new Map(chosen.map((e) => [e.label, [] as number[]]));
   for (let i = 0; i <= runs; i++) {
-    for (const entry of entries) {
+    for (const entry of chosen) {
       const ms = await coldStart(entry);
       if (i > 0) samples.get(entry.label)!.push(ms); // the first round warms the caches
     }
   }
-  const base = median(samples.get(entries[0].label)!);
-  console.log(`start-up to the initialize reply, ${runs} interleaved runs each, medians (load ${Deno.loadavg()[0]}):`);
-  for (const entry of entries) {
-    const ms = median(samples.get(entry.label)!);
-    console.log(`  ${entry.label.padEnd(44)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / base).toFixed(2)}x`);
+  const ms = (label: string) => median(samples.get(label) ?? [NaN]);
+  const installed = ms(entries[0].label);
+  console.log(
+    `spawn to the tools/list answer, ${runs} interleaved runs each, medians; load ${
+      Deno.loadavg().map((l) => l.toFixed(1)).join(" ")
+    }; NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? "set" : "unset"}`,
+  );
+  for (const entry of chosen) {
+    console.log(
+      `  ${entry.label.padEnd(36)} ${ms(entry.label).toFixed(1).padStart(7)} ms  ${
+        (ms(entry.label) / installed).toFixed(2)
+      }x`,
+    );
   }
+  if (peer) console.log(`installed / nickgnd/tmux-mcp: ${(installed / ms(entries[1].label)).toFixed(2)}`);
+  console.log(`deno task start / installed: ${(ms("deno task start") / installed).toFixed(2)}`);
 } finally {
   await Deno.remove(work, { recursive: true });
 }

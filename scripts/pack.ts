@@ -1,10 +1,13 @@
 /**
- * `deno task pack`: the npm package, dist/tmuxwright-<version>.tgz. It holds the server bundle of
- * `deno task bundle` (tmuxwright.js), the launcher built for Node (bin/tmuxwright.cjs, from
- * src/launcher/node_bin.ts), README.md and LICENSE; it depends on exactly the Deno the project is
- * tested with (the `deno` npm package). Name, description and mcpName come from server.json.
- * Prints the tarball's path; fails when it is larger than the 6 MB the package may weigh.
+ * `deno task pack`: the npm package, dist/tmuxwright-<version>.tgz. It holds the server bundled in
+ * chunks (server/, src/launcher/bundle.ts), the command (bin/tmuxwright: src/launcher/tmuxwright.sh,
+ * which runs launch.js, src/launcher/launch.ts bundled, and execs the server), the Node bin it
+ * falls back to (bin/tmuxwright.cjs, from src/launcher/node_bin.ts), README.md and LICENSE; it
+ * depends on exactly the Deno the project is tested with (the `deno` npm package). Name,
+ * description and mcpName come from server.json. Prints the tarball's path; fails when it is
+ * larger than the 6 MB the package may weigh.
  */
+import { buildLaunchDir } from "../src/launcher/mod.ts";
 import { DENO_VERSION, VERSION } from "../src/version.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -21,8 +24,8 @@ export function manifest(server: { name: string; description: string; repository
     license: "MIT",
     ...(server.repository ? { repository: { type: "git", url: `git+${server.repository.url}.git` } } : {}),
     keywords: ["mcp", "mcp-server", "tmux", "terminal", "agents"],
-    bin: { tmuxwright: "bin/tmuxwright.cjs" },
-    files: ["bin/tmuxwright.cjs", "tmuxwright.js"],
+    bin: { tmuxwright: "bin/tmuxwright" },
+    files: ["bin/", "launch.js", "server/"],
     engines: { node: ">=20" },
     os: ["linux", "darwin"],
     dependencies: { deno: DENO_VERSION },
@@ -38,10 +41,9 @@ async function run(command: string, args: string[], cwd = ROOT): Promise<string>
 export async function pack(): Promise<string> {
   const server = JSON.parse(await Deno.readTextFile(`${ROOT}server.json`));
   await Deno.remove(STAGE, { recursive: true }).catch(() => {});
+  await buildLaunchDir("deno", ROOT.replace(/\/$/, ""), STAGE);
   await Deno.mkdir(`${STAGE}/bin`, { recursive: true });
-  await run("deno", ["task", "-q", "bundle"]);
-  await Deno.copyFile(`${ROOT}dist/tmuxwright.js`, `${STAGE}/tmuxwright.js`);
-  const bin = `${STAGE}/bin/tmuxwright.cjs`;
+  const cjs = `${STAGE}/bin/tmuxwright.cjs`;
   await run("deno", [
     "bundle",
     "--quiet",
@@ -50,11 +52,12 @@ export async function pack(): Promise<string> {
     "--format",
     "cjs",
     "-o",
-    bin,
+    cjs,
     "src/launcher/node_bin.ts",
   ]);
-  await Deno.writeTextFile(bin, `#!/usr/bin/env node\n${await Deno.readTextFile(bin)}`);
-  await Deno.chmod(bin, 0o755);
+  await Deno.writeTextFile(cjs, `#!/usr/bin/env node\n${await Deno.readTextFile(cjs)}`);
+  await Deno.copyFile(`${ROOT}src/launcher/tmuxwright.sh`, `${STAGE}/bin/tmuxwright`);
+  for (const bin of [cjs, `${STAGE}/bin/tmuxwright`]) await Deno.chmod(bin, 0o755);
   for (const file of ["README.md", "LICENSE"]) await Deno.copyFile(`${ROOT}${file}`, `${STAGE}/${file}`);
   await Deno.writeTextFile(`${STAGE}/package.json`, JSON.stringify(manifest(server), null, 2) + "\n");
   const name = (await run("npm", ["pack", "--silent", "--pack-destination", `${ROOT}dist`], STAGE)).trim();

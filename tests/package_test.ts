@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { cleanEnv } from "./helpers/harness.ts";
 import { Client, StdioClientTransport } from "./helpers/sdk_client.ts";
 import { StreamableHTTPClientTransport } from "./helpers/sdk_http_client.ts";
-import { denoRunBelow } from "./helpers/proc_tree.ts";
+import { argvOf, denoRunBelow, descendants } from "./helpers/proc_tree.ts";
 import { findDeno, launchFlags } from "../src/launcher/mod.ts";
 import { DENO_VERSION, VERSION } from "../src/version.ts";
 import { pack } from "../scripts/pack.ts";
@@ -81,18 +81,21 @@ Deno.test("server.json describes the npm package deno task pack builds", async (
   assert.ok(tarball.endsWith(`dist/tmuxwright-${VERSION}.tgz`), tarball);
   assert.ok((await Deno.stat(tarball)).size <= 6_000_000);
   const files = (await run("tar", ["tzf", tarball], cleanEnv())).stdout.trim().split("\n").sort();
-  assert.deepEqual(files, [
+  // The command, its Node fallback, the launcher, and the server in chunks (server/*.js).
+  assert.deepEqual(files.filter((file) => !/^package\/server\/[a-z_-]+-[A-Z0-9]{8}\.js$/i.test(file)), [
     "package/LICENSE",
     "package/README.md",
+    "package/bin/tmuxwright",
     "package/bin/tmuxwright.cjs",
+    "package/launch.js",
     "package/package.json",
-    "package/tmuxwright.js",
+    "package/server/main.js",
   ]);
   const manifest = JSON.parse((await run("tar", ["xzOf", tarball, "package/package.json"], cleanEnv())).stdout);
   assert.equal(manifest.name, entry.identifier);
   assert.equal(manifest.version, server.version);
   assert.equal(manifest.mcpName, server.name);
-  assert.deepEqual(manifest.bin, { tmuxwright: "bin/tmuxwright.cjs" });
+  assert.deepEqual(manifest.bin, { tmuxwright: "bin/tmuxwright" });
   assert.deepEqual(manifest.dependencies, { deno: DENO_VERSION });
 });
 
@@ -113,22 +116,19 @@ Deno.test("the installed package serves every command with the start task's perm
     await assert.rejects(Deno.stat(`${modules}/deno/deno`), Deno.errors.NotFound);
     assert.notEqual((await run("sh", ["-c", "command -v deno"], env)).code, 0, "deno is on PATH");
     const bin = `${work}/prefix/bin/tmuxwright`;
-    const bundle = `${work}/prefix/lib/node_modules/tmuxwright/tmuxwright.js`;
+    const entry = `${work}/prefix/lib/node_modules/tmuxwright/server/main.js`;
     const args = ["--socket-path", `${work}/s`, "--state-dir", `${work}/state`];
 
-    /** The deno process below a bin's pid: its runtime is the package's, its flags the launcher's. */
+    /**
+     * The process the bin started is the server itself (the shell exec'd the runtime: no Node, no
+     * launcher left): the package's runtime, with the launcher's flags.
+     */
     const checkDeno = (pid: number, argv: string[]) => {
-      const deno = denoRunBelow(pid, "/tmuxwright.js");
-      assert.ok(deno, `no deno run below ${pid}`);
+      const deno = argvOf(pid);
       // The runtime of the platform package beside the deno package (@deno/linux-x64-glibc here).
-      assert.match(deno.argv[0], new RegExp(`^${modules}/@deno/[a-z0-9-]+/deno$`));
-      assert.deepEqual(deno.argv.slice(1), [
-        "run",
-        "--no-config",
-        ...launchFlags(argv, (n) => env[n]),
-        bundle,
-        ...argv,
-      ]);
+      assert.match(deno[0], new RegExp(`^${modules}/@deno/[a-z0-9-]+/deno$`));
+      assert.deepEqual(deno.slice(1), ["run", "--no-config", ...launchFlags(argv, (n) => env[n]), entry, ...argv]);
+      assert.deepEqual(descendants(pid).filter((p) => !p.argv[0].endsWith("tmux")), []);
     };
 
     await t.step("--version prints the package's version; exit statuses pass through", async () => {
@@ -180,7 +180,7 @@ Deno.test("the installed package serves every command with the start task's perm
         assert.ok((await client.listTools()).tools.some((tool) => tool.name === "execute_command"));
         await client.close();
       } finally {
-        child.kill("SIGTERM"); // passed on to the server by the bin
+        child.kill("SIGTERM"); // the server itself: the bin exec'd it
         assert.equal((await child.status).code, 0);
       }
     });
@@ -197,8 +197,10 @@ Deno.test("the installed package serves every command with the start task's perm
         .spawn();
       try {
         const [, url] = await readUntil(child.stdout, /listening on (http:\/\/[^\s]+)/);
-        const deno = denoRunBelow(child.pid, "/tmuxwright.js")!;
-        assert.deepEqual(deno.argv.slice(2, -2), ["--no-config", ...launchFlags(["bridge"], (n) => bridgeEnv[n])]);
+        assert.deepEqual(argvOf(child.pid).slice(2, -2), [
+          "--no-config",
+          ...launchFlags(["bridge"], (n) => bridgeEnv[n]),
+        ]);
         const health = await fetch(`${url}/v1/tmux/health`);
         await health.body?.cancel();
         assert.ok(health.status < 500, String(health.status));
@@ -207,6 +209,46 @@ Deno.test("the installed package serves every command with the start task's perm
         await child.status;
       }
     });
+
+    await t.step(
+      "with no runtime in node_modules, the Node bin runs a deno on PATH of the pinned version",
+      async () => {
+        await Deno.rename(`${modules}/@deno`, `${work}/moved-runtime`);
+        try {
+          const denoDir = (await run("sh", ["-c", "command -v deno"], cleanEnv())).stdout.trim().replace(/\/deno$/, "");
+          const withDeno = { ...env, PATH: `${env.PATH}:${denoDir}` };
+          const out = await run(bin, ["--version"], withDeno);
+          assert.equal(out.code, 0, out.stderr);
+          assert.equal(out.stdout, `tmuxwright ${VERSION}\n`);
+          const transport = new StdioClientTransport({ command: bin, args, env: withDeno, stderr: "pipe" });
+          const client = new Client({ name: "tmuxwright-tests", version: "0.0.0" });
+          await client.connect(transport);
+          try {
+            assert.match(argvOf(transport.pid!)[0], /(^|\/)node$/);
+            const deno = denoRunBelow(transport.pid!, "/server/main.js");
+            assert.deepEqual(deno?.argv.slice(1), [
+              "run",
+              "--no-config",
+              ...launchFlags(args, (n) => env[n]),
+              entry,
+              ...args,
+            ]);
+            assert.ok((await client.listTools()).tools.some((tool) => tool.name === "execute_command"));
+          } finally {
+            await client.close();
+          }
+          // Without one, one line says what to do.
+          const none = await run(bin, ["--version"], env);
+          assert.equal(none.code, 2);
+          assert.match(
+            none.stderr,
+            new RegExp(`^tmuxwright: Cannot find the Deno runtime ${DENO_VERSION}: .*npm install -g deno@`),
+          );
+        } finally {
+          await Deno.rename(`${work}/moved-runtime`, `${modules}/@deno`);
+        }
+      },
+    );
 
     await t.step("npx -y runs the tarball", async () => {
       const out = await run("npx", ["-y", `--package=${tarball}`, "tmuxwright", "--version"], env, work);

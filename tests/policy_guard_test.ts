@@ -65,6 +65,7 @@ const REVIEWED: Record<string, "gate" | string> = {
   "tmux/guarded_paste.ts": "the paste primitive under Paster and buffers",
   "tmux/key_guard.ts": "send-keys' mode guard under every sender",
   "tmux/notifying.ts": "only names the tmux commands that need the session lock; sends nothing",
+  "engine/facts/probe.ts": "a private tmux server of its own running cat, to ask it about /proc",
 };
 
 async function sources(dir: string): Promise<string[]> {

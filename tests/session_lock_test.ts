@@ -3,7 +3,7 @@ import { ControlClient } from "../src/tmux/control.ts";
 import { TmuxServer } from "../src/tmux/server.ts";
 import { SessionTaps } from "../src/engine/output/session_taps.ts";
 import { linkScript, LOCK_FUNCTIONS } from "../src/tmux/host_session_lock.ts";
-import { tmuxAt, until } from "./helpers/harness.ts";
+import { removeEventually, tmuxAt, until } from "./helpers/harness.ts";
 
 /**
  * tmux 3.3a crashes when a session is created or removed while a control client attaches. Guarded
@@ -35,7 +35,7 @@ Deno.test("guarded session changes never overlap control clients attaching", asy
   } finally {
     await creator.close();
     await tmuxAt(`${dir}/s`, "kill-server");
-    await Deno.remove(dir, { recursive: true });
+    await removeEventually(dir);
   }
 });
 
@@ -64,7 +64,7 @@ Deno.test("output taps of two servers opening and closing at once never take tmu
   } finally {
     for (const t of taps) t.close();
     await tmuxAt(`${dir}/s`, "kill-server");
-    await Deno.remove(dir, { recursive: true });
+    await removeEventually(dir);
   }
 });
 
@@ -92,7 +92,7 @@ Deno.test("control clients dropped by a dying server end under the lock while ot
     await until(() => tmuxAt(`${dir}/s`, "list-clients"), (clients) => clients.stdout.trim() === "");
   } finally {
     await tmuxAt(`${dir}/s`, "kill-server");
-    await Deno.remove(dir, { recursive: true });
+    await removeEventually(dir);
   }
 });
 
@@ -109,5 +109,38 @@ Deno.test("the link script and the lock functions are one line that every login 
     assert.equal(new TextDecoder().decode(passed.stdout), script, shell);
     const parsed = await new Deno.Command("sh", { args: ["-n", "-c", script] }).output();
     assert.equal(parsed.code, 0, new TextDecoder().decode(parsed.stderr));
+  }
+});
+
+/**
+ * The lock goes with its holder: one left by a process that is gone is taken away by the next
+ * step (its holder is looked at every half second of waiting), and one held by a live process
+ * is waited for, never taken.
+ */
+Deno.test("a lock whose holder is gone is taken away; one whose holder lives is waited for", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twg" });
+  const socket = ["-S", `${dir}/s`];
+  const tmux = new TmuxServer(socket, () => Promise.resolve("keep"), `${dir}/state/links`);
+  const lock = `${dir}/tmuxwright-lock`;
+  try {
+    assert.equal((await tmuxAt(`${dir}/s`, "-f", "/dev/null", "new-session", "-d", "-s", "keep", "cat")).code, 0);
+    const gone = new Deno.Command("true").spawn();
+    await gone.status;
+    await Deno.symlink(`pid:${gone.pid}`, lock);
+    await tmux.guarded([["new-session", "-d", "-s", "after-gone", "cat"]]);
+    assert.equal((await tmuxAt(`${dir}/s`, "has-session", "-t", "=after-gone")).code, 0);
+    await assert.rejects(Deno.lstat(lock), Deno.errors.NotFound);
+
+    const holder = new Deno.Command("sleep", { args: ["1.5"] }).spawn();
+    await Deno.symlink(`pid:${holder.pid}`, lock);
+    const started = performance.now();
+    const step = tmux.guarded([["new-session", "-d", "-s", "after-live", "cat"]]);
+    await holder.status;
+    await Deno.remove(lock); // the holder lets go
+    await step;
+    assert.ok(performance.now() - started >= 1_400, "the step did not wait for the live holder");
+  } finally {
+    await tmuxAt(`${dir}/s`, "kill-server");
+    await removeEventually(dir);
   }
 });

@@ -3,6 +3,7 @@ import { tmuxOneShot } from "../tmux/oneshot.ts";
 import { paneEnvironment } from "../engine/panes/mod.ts";
 import { probeBackend } from "../engine/facts/mod.ts";
 import { describePolicy } from "../policy/mod.ts";
+import { claudeCodeSnippet, codexSnippet, geminiSnippet, type Launch, mcpServersSnippet } from "./client_snippets.ts";
 
 /** `tmuxwright doctor`: checks what the server needs and prints a client configuration snippet. */
 export async function doctor(config: Readonly<Config>): Promise<number> {
@@ -49,22 +50,20 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
   const paneEnv = Object.entries(paneEnvironment(config.paneEnv)).map(([key, value]) => `${key}=${value}`);
   console.log(`info agents' panes start with: ${paneEnv.join(" ") || "(nothing set)"} (--pane-env changes it)`);
   console.log(`info command policy: ${config.policy ? describePolicy(config.policy) : "none (every command may run)"}`);
-  const { command, args } = launchCommand();
-  console.log(
-    `\nClaude Desktop / Cursor (JSON):\n${JSON.stringify({ mcpServers: { tmuxwright: { command, args } } }, null, 2)}`,
-  );
-  console.log(`\nClaude Code: claude mcp add tmuxwright -- ${[command, ...args].map(shellWord).join(" ")}`);
+  printSnippets(launchCommand());
   return ok ? 0 : 1;
 }
 
 /**
  * How a client starts this very tmuxwright: the npm package with npx; the compiled binary by its
- * path; from a checkout (or its bundle), `deno task start` with that checkout's deno.json.
+ * path; from a checkout (main.ts, the bundle `deno task start` runs from dist/start/server/, or
+ * `deno task bundle`'s dist/tmuxwright.js), `deno task start` with that checkout's deno.json.
  */
-export function launchCommand(main = Deno.mainModule): { command: string; args: string[] } {
-  if (/\/node_modules\/tmuxwright\/tmuxwright\.js$/.test(main)) return { command: "npx", args: ["-y", "tmuxwright"] };
+export function launchCommand(main = Deno.mainModule): Launch {
+  if (/\/node_modules\/tmuxwright\/server\/[^/]+$/.test(main)) return { command: "npx", args: ["-y", "tmuxwright"] };
   if (!main.startsWith("file:") || /deno-compile-/.test(main)) return { command: binaryPath(), args: [] };
-  const config = new URL(/\/dist\/[^/]+$/.test(main) ? "../deno.json" : "./deno.json", main);
+  const root = /\/dist\/start\/server\/[^/]+$/.test(main) ? "../../../" : /\/dist\/[^/]+$/.test(main) ? "../" : "./";
+  const config = new URL(`${root}deno.json`, main);
   return { command: "deno", args: ["task", "-q", "--config", decodeURIComponent(config.pathname), "start"] };
 }
 
@@ -76,7 +75,18 @@ function binaryPath(): string {
   }
 }
 
-/** A word as a POSIX shell reads it back (paths with spaces). */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+/** How each client starts this tmuxwright (docs/install.md says why each setting is there). */
+function printSnippets(launch: Launch): void {
+  console.log(`
+Claude Code (\`claude -p\` also needs --allowedTools mcp__tmuxwright):
+  ${claudeCodeSnippet(launch)}
+
+Codex CLI (~/.codex/config.toml):
+${codexSnippet(launch)}
+
+Gemini CLI (~/.gemini/settings.json; \`gemini -p\` runs in a trusted folder: GEMINI_CLI_TRUST_WORKSPACE=true):
+${geminiSnippet(launch)}
+
+Cursor (.cursor/mcp.json), Claude Desktop (claude_desktop_config.json):
+${mcpServersSnippet(launch)}`);
 }

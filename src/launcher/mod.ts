@@ -1,7 +1,19 @@
 /**
  * The launcher: how tmuxwright is started under least-privilege Deno permissions. One computation
- * of the `deno run` flags (permissions.ts) serves `deno task start`, `deno task bridge`
- * (deno_task.ts) and the npm package's bin (node_bin.ts, run by Node).
+ * of the `deno run` flags (permissions.ts) serves the tmuxwright command (tmuxwright.sh, which
+ * runs launch.ts and execs the server), `deno task start` and `deno task bridge` (the same
+ * script), and the Node bin the npm package falls back to (node_bin.ts).
  */
-export { ENV_NAMES, type EnvLookup, launchCommand, launchFlags, NET_HOSTS, RUNTIME_FLAGS } from "./permissions.ts";
+export {
+  ENV_NAMES,
+  type EnvLookup,
+  launchCommand,
+  LAUNCHER_ENV,
+  launchFlags,
+  NET_HOSTS,
+  RUNTIME_FLAGS,
+} from "./permissions.ts";
 export { findDeno } from "./runtime.ts";
+export { buildLaunchDir, SERVER_ENTRY } from "./bundle.ts";
+export { serverArgv } from "./launch.ts";
+export { freshStartBundle, sourcesFingerprint } from "./start_bundle.ts";

@@ -4,12 +4,14 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { launchFlags } from "./permissions.ts";
 import { findDeno } from "./runtime.ts";
+import { SERVER_ENTRY } from "./bundle.ts";
 
 /**
- * The npm package's `tmuxwright` command, run by Node: `deno run --no-config FLAGS tmuxwright.js
- * ARGS` with the flags `deno task start` computes, on the Deno runtime the package depends on. It
- * stands in for the server: stdio is inherited, signals are passed on, its exit status is the
- * server's. Built into the package by scripts/pack.ts (bin/tmuxwright.cjs beside tmuxwright.js).
+ * The npm package's `tmuxwright` command where its shell bin (tmuxwright.sh) finds no runtime in
+ * node_modules, run by Node: `deno run --no-config FLAGS server/main.js ARGS` with the flags of
+ * permissions.ts, on the Deno runtime Node resolves (or a deno on PATH of exactly the pinned
+ * version). Node cannot exec, so it stands in for the server: stdio is inherited, signals are
+ * passed on, its exit status is the server's. Built by scripts/pack.ts into bin/tmuxwright.cjs.
  */
 function main(): void {
   // The bin is reached through npm's symlink; the package's files lie beside its real path.
@@ -24,7 +26,7 @@ function main(): void {
     process.exit(2);
   }
   const flags = launchFlags(args, (name) => process.env[name]);
-  const child = spawn(deno, ["run", "--no-config", ...flags, join(packageDir, "tmuxwright.js"), ...args], {
+  const child = spawn(deno, ["run", "--no-config", ...flags, join(packageDir, "server", SERVER_ENTRY), ...args], {
     stdio: "inherit",
     // The runtime is pinned by the package: its upgrade notice would only be noise.
     env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },

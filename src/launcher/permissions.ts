@@ -6,7 +6,7 @@ import { RUNTIME_ENV } from "../tmux/link_command.ts";
  * The `deno run` flags of every way tmuxwright is started (`deno task start`, `deno task bridge`,
  * the npm bin): runtime flags, then least-privilege permissions computed from the command line and
  * the environment. A flag that needs a permission is granted here, nowhere else. Portable: no
- * Deno or Node API, so the same code runs in the Deno launcher and in the npm bin under Node.
+ * Deno or Node API, so the same code runs in the Deno launcher (launch.ts) and in the Node bin.
  */
 
 /** Reads one environment variable; an empty value counts as unset (as the server reads them). */
@@ -35,6 +35,13 @@ export const ENV_NAMES = [
   "HTTPS",
   "USER",
 ] as const;
+
+/**
+ * The variables the flags depend on: what the launcher (launch.ts) may read to compute them. The
+ * shell launcher (tmuxwright.sh) grants exactly these; tests/launcher_test.ts checks that
+ * launchFlags reads nothing else.
+ */
+export const LAUNCHER_ENV = ["HOME", "XDG_STATE_HOME", "USER", "TMUXWRIGHT_*", "TMUX_DEBUG_AUDIT*"] as const;
 
 /** Loopback only: --http and the bridge listen there; nothing else is reached over the network. */
 export const NET_HOSTS = ["127.0.0.1", "[::1]", "localhost"] as const;

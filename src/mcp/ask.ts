@@ -49,10 +49,11 @@ function questionText(q: Question): string {
     : q.judgement.rule === "default"
     ? "no rule names it and the policy's default is ask"
     : `rule "${q.judgement.rule}" says ask`;
+  // The command right below the first line: Claude Code's form shows a question's first three lines.
   return [
     `An agent wants to run a command (${q.tool}) that the command policy asks you about: ${rule}.`,
-    "",
     `Command:\n${shownCommand(q.command)}`,
+    "",
     `Pane: ${q.pane ?? "a new pane"} on host ${q.host}`,
     `Why: ${q.judgement.reason}${q.judgement.command !== q.command ? ` (\`${q.judgement.command}\`)` : ""}`,
   ].join("\n");

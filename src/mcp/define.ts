@@ -23,6 +23,12 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   /** The least safety tier that may call the tool; a tool without one is never exposed. */
   tier: Tier;
   annotations: Annotations;
+  /**
+   * Words a client's tool search matches besides the name and description, sent as
+   * `_meta["anthropic/searchHint"]` (Claude Code defers MCP tools behind its ToolSearch and
+   * ranks a hint's words above the description's: docs/install.md).
+   */
+  searchHint?: string;
   input: Shape;
   /**
    * For the tool reference (docs/TOOLS.md, `deno task docs`), never sent to clients: each field of

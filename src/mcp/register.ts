@@ -89,8 +89,7 @@ export function registerTools(
       description: tool.description,
       inputSchema: inputJsonSchema(schema),
       annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
-      // MCP Apps hosts show the pane view next to these results; other clients ignore `_meta`.
-      ...(PANE_VIEW_TOOLS.has(tool.name) ? { _meta: PANE_VIEW_META } : {}),
+      ...toolMeta(tool),
     }));
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
   const allowed = new Set<string>(); // commands the person allowed for the rest of this MCP session
@@ -106,6 +105,20 @@ export function registerTools(
   });
   return [...table].filter(([, entry]) => entry.allowed).map(([, { tool }]) => tool.name);
 }
+
+/**
+ * A tool's `_meta`: MCP Apps hosts show the pane view next to the pane tools' results; Claude
+ * Code's tool search reads the search hint. Other clients ignore `_meta`.
+ */
+function toolMeta(tool: ToolDefinition): { _meta?: Record<string, unknown> } {
+  const meta = {
+    ...(PANE_VIEW_TOOLS.has(tool.name) ? PANE_VIEW_META : {}),
+    ...(tool.searchHint ? { [SEARCH_HINT]: tool.searchHint } : {}),
+  };
+  return Object.keys(meta).length > 0 ? { _meta: meta } : {};
+}
+
+const SEARCH_HINT = "anthropic/searchHint";
 
 /** A tool is served when the configured profile includes it or `--tools` names its group. */
 export function selected(tool: ToolDefinition, config: Pick<Config, "tools" | "toolGroups">): boolean {

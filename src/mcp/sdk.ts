@@ -33,3 +33,7 @@ export {
 export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/transport"
 export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @ts-types="@modelcontextprotocol/sdk/validation/ajv"
+export { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+// @ts-types="@modelcontextprotocol/sdk/validation"
+export type { JsonSchemaType, JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";

@@ -1,4 +1,5 @@
 import { McpServer } from "./sdk.ts";
+import { LazyJsonSchemaValidator } from "./validator.ts";
 import { NAME, VERSION } from "../version.ts";
 import type { App } from "../app.ts";
 import { agentOf, type WorkspaceOwner } from "../engine/panes/mod.ts";
@@ -89,6 +90,7 @@ export function createServer(
         ...(config.channel ? { experimental: { [CHANNEL_CAPABILITY]: {} } } : {}),
       },
       instructions: config.channel ? `${base}\n${CHANNEL_INSTRUCTIONS}` : base,
+      jsonSchemaValidator: new LazyJsonSchemaValidator(),
     },
   );
   const listed = registerTools(server, app, ALL_TOOLS, {

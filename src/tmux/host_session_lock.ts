@@ -28,18 +28,21 @@ export const HOST_LOCK_NAME = "tmuxwright-lock";
  */
 export const LOCK_FUNCTIONS = [
   // A script tmux runs (run-shell) has TMUX naming its socket: the lock is beside it. Else the default socket's directory.
-  'if [ -n "${TMUX:-}" ]; then d=$(dirname "$(echo "$TMUX" | cut -d, -f1)"); else d="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"; fi',
+  'if [ -n "${TMUX:-}" ]; then d=$(IFS=,; set -f; set -- $TMUX; dirname "$1"); else d="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"; fi',
   '[ -d "$d" ] || mkdir -m 700 "$d" 2>/dev/null',
   `L="$d/${HOST_LOCK_NAME}"`,
   // A holder is gone when its pid is, or when the lock is over a minute old (every holder lets go within seconds).
   'tw_stale() { o=$(readlink "$1" 2>/dev/null) || return 1; kill -0 "${o#pid:}" 2>/dev/null || return 0; ' +
   '[ -n "$(find "$1" -mmin +1 2>/dev/null)" ]; }',
   // A directory where no lock can be made (not this user's to write) cannot be waited on: the step goes ahead.
-  'tw_lock() { g=0; i=0; [ -w "$d" ] || return 0; while [ "$i" -lt "$1" ]; do ln -s "pid:$$" "$L" 2>/dev/null && { g=1; return 0; }; ' +
-  'if tw_stale "$L"; then if ln -s "pid:$$" "$L.break" 2>/dev/null; then ' +
-  '[ "$(readlink "$L" 2>/dev/null)" = "$o" ] && rm -f "$L"; rm -f "$L.break"; ' +
-  'elif tw_stale "$L.break"; then rm -f "$L.break"; fi; fi; i=$((i + 1)); sleep 0.02; done; return 1; }',
-  'tw_unlock() { [ "$g" = 1 ] && [ "$(readlink "$L" 2>/dev/null)" = "pid:$$" ] && rm -f "$L"; g=0; }',
+  // Whether its holder is gone is asked every 25th try (half a second): each look is processes competing with the holder.
+  'tw_break() { if ln -s "pid:$$" "$L.break" 2>/dev/null; then [ "$(readlink "$L" 2>/dev/null)" = "$o" ] && rm -f "$L"; ' +
+  'rm -f "$L.break"; elif tw_stale "$L.break"; then rm -f "$L.break"; fi; }',
+  'tw_lock() { g=0; i=0; j=0; [ -w "$d" ] || return 0; while [ "$i" -lt "$1" ]; do ' +
+  'ln -s "pid:$$" "$L" 2>/dev/null && { g=1; return 0; }; j=$((j + 1)); ' +
+  'if [ "$j" -ge 25 ]; then j=0; tw_stale "$L" && tw_break; fi; i=$((i + 1)); sleep 0.02; done; return 1; }',
+  // Every holder lets go within seconds, long before anyone may take its lock as stale: it is still its own.
+  'tw_unlock() { [ "$g" = 1 ] && rm -f "$L"; g=0; }',
 ].join("; ");
 
 /**
@@ -85,8 +88,10 @@ export function underHostLock(body: string, tries: number): string {
  * line), commands apart by tmux's `;` word (a word that is `;` itself is written `\;`).
  */
 export function tmuxWords(commands: readonly (readonly string[])[]): string {
+  const percent = commands.some((args) => args.some((arg) => arg.includes("%")));
   const word = (arg: string) => `'${(arg === ";" ? "\\;" : arg).replaceAll("'", `'"'"'`).replaceAll("%", `'"$P"'`)}'`;
-  return `P=$(printf '\\045'); tmux -u ${commands.map((args) => args.map(word).join(" ")).join(" ';' ")}`;
+  const tmux = `tmux -u ${commands.map((args) => args.map(word).join(" ")).join(" ';' ")}`;
+  return percent ? `P=$(printf '\\045'); ${tmux}` : tmux;
 }
 
 /** What a link script attaches: the session, and the tmux client's command (sh words, no redirections). */
@@ -132,8 +137,8 @@ export function linkScript(attach: LinkAttach): string {
     '{ cat; cat >/dev/null; } <"$f/o" &',
     'exec 3>"$f/i" >/dev/null 2>&1',
     // Lets go once the client is attached (it has its control state then), or has gone.
-    `{ i=0; while [ "$i" -lt 250 ] && kill -0 "$t" 2>/dev/null; do ` +
-    `${tmux} list-clients -F "#{client_pid}" 2>/dev/null | grep -qx "$t" && break; sleep 0.02; i=$((i + 1)); done; ` +
+    `{ i=0; while [ "$i" -lt 400 ] && kill -0 "$t" 2>/dev/null; do ` +
+    `${tmux} list-clients -F "#{client_pid}" 2>/dev/null | grep -qx "$t" && break; sleep 0.01; i=$((i + 1)); done; ` +
     // The fifos' names go once both ends of each are open (tmux opens its output only once the input is).
     'tw_unlock; rm -rf "$f"; } 3>&- &',
     "cat >&3",
@@ -141,9 +146,11 @@ export function linkScript(attach: LinkAttach): string {
     `[ "$(${tmux} show-options -v -t =${session}: @tmuxwright_end 2>/dev/null)" = kill ] && ` +
     `${tmux} kill-session -t =${session}`,
     "exec 3>&-",
-    'i=0; while kill -0 "$t" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.02; i=$((i + 1)); done',
-    'kill -9 "$t" 2>/dev/null',
+    // Waited for as it goes (a client that has not gone within 2 s is killed).
+    '{ sleep 2; kill -9 "$t"; } >/dev/null 2>&1 &',
+    "k=$!",
     'wait "$t"',
+    'kill "$k" 2>/dev/null',
     `${tmux} list-sessions >/dev/null 2>&1`,
     "tw_unlock",
     'rm -rf "$f"',

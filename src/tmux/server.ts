@@ -62,6 +62,7 @@ export class TmuxServer {
   readonly #statusListeners = new Set<(status: TmuxStatus) => void>();
   readonly #sendListeners = new Set<(commands: readonly (readonly string[])[]) => void>();
   #connections = 0;
+  #guardedTail: Promise<unknown> = Promise.resolve();
   #stopping = false;
   #shellRuns = 0;
   readonly #backoff = new Backoff();
@@ -197,9 +198,16 @@ export class TmuxServer {
    * on a host the host's lock (one run-shell script, one round trip). Resolves with their output
    * lines; a command tmux refuses rejects as `run` would, and the rest are not run.
    */
-  async guarded(commands: readonly string[][]): Promise<string[]> {
-    if (commands.length === 0) return [];
-    if (!this.remote && this.relayRoot === null) return (await this.#unchecked(commands)).flat();
+  guarded(commands: readonly string[][]): Promise<string[]> {
+    if (commands.length === 0) return Promise.resolve([]);
+    if (!this.remote && this.relayRoot === null) return this.#unchecked(commands).then((replies) => replies.flat());
+    // One at a time from this process: many waiters polling the lock at once slow its holder down.
+    const step = this.#guardedTail.then(() => this.#underLock(commands));
+    this.#guardedTail = step.catch(() => {});
+    return step;
+  }
+
+  async #underLock(commands: readonly string[][]): Promise<string[]> {
     const body = `o=$(${tmuxWords(commands)} 2>&1) || { echo "${FAILED}$o"; exit 1; }; echo "$o"`;
     const result = await this.runShell(underHostLock(body, GUARDED_TRIES));
     const lines = result.stdout.split("\n").filter((line, i, all) => line !== "" || i < all.length - 1);

@@ -10,10 +10,19 @@ import { onStop } from "./shutdown.ts";
  */
 export async function serveStdio(config: Readonly<Config>): Promise<void> {
   const app = await createApp(config);
+  let reap: ReturnType<typeof setTimeout> | undefined;
 
-  const stop = onStop(() => app.close());
+  const stop = onStop(() => {
+    clearTimeout(reap);
+    return app.close();
+  });
 
   await createServer(app).connect(new StdioTransport((why) => void stop(why)));
-  // After connecting, so the client's connection hears about what was removed (also on stderr).
-  app.workspace.reapStale().catch(() => {});
+  // After connecting, so the client's connection hears about what was removed (also on stderr),
+  // and after the client's first requests: the reap starts tmux, which on a busy machine delayed
+  // the answers to initialize and tools/list (docs/BENCHMARKS.md, Install).
+  reap = setTimeout(() => app.workspace.reapStale().catch(() => {}), REAP_AFTER_MS);
 }
+
+/** When the stale-workspace reap starts, after the stdio connection opened. */
+const REAP_AFTER_MS = 1_000;

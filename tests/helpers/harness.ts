@@ -12,9 +12,10 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
  * The exact permission flags of `deno task start`, so tests run the server as users do. The task
- * runs the launcher (src/launcher/deno_task.ts), which computes the flags from the arguments and
- * the environment; the same computation runs here on `env` and `args`. `extraPaths` (a test's temp
- * dir, where its state directory and audit files live) are added to the read and write grants.
+ * runs the launcher (src/launcher/tmuxwright.sh), which computes the flags from the arguments and
+ * the environment (src/launcher/permissions.ts); the same computation runs here on `env` and
+ * `args`. `extraPaths` (a test's temp dir, where its state directory and audit files live) are
+ * added to the read and write grants.
  */
 export function startPermissions(
   env: Record<string, string> = cleanEnv(),
@@ -25,8 +26,8 @@ export function startPermissions(
 }
 
 /**
- * A task's `deno run` flags and the arguments it gives main.ts: the task must be `deno run ...
- * src/launcher/deno_task.ts [ARGS]`, whose flags are those `launchFlags` computes for ARGS.
+ * A task's `deno run` flags and the arguments it gives the server: the task must be `sh
+ * src/launcher/tmuxwright.sh [ARGS]`, whose flags are those `launchFlags` computes for ARGS.
  */
 export function taskPermissions(
   task: string,
@@ -36,7 +37,7 @@ export function taskPermissions(
 ): { flags: string[]; args: string[] } {
   const config = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
   const fixed = LAUNCHER_TASK.exec(config.tasks[task])?.[1];
-  if (fixed === undefined) throw new Error(`the ${task} task does not run src/launcher/deno_task.ts`);
+  if (fixed === undefined) throw new Error(`the ${task} task does not run src/launcher/tmuxwright.sh`);
   const taskArgs = fixed.split(" ").filter((word) => word !== "");
   const flags = launchFlags([...taskArgs, ...args], (name) => env[name]).map((word) =>
     /^--allow-(read|write)=/.test(word) && extraPaths.length > 0 ? `${word},${extraPaths.join(",")}` : word
@@ -44,8 +45,8 @@ export function taskPermissions(
   return { flags, args: taskArgs };
 }
 
-/** A task that starts the server through the launcher: `deno run FLAGS src/launcher/deno_task.ts [ARGS]`. */
-const LAUNCHER_TASK = /^deno run [^'$`]* src\/launcher\/deno_task\.ts((?: [a-z]+)*)$/;
+/** A task that starts the server through the launcher: `sh src/launcher/tmuxwright.sh [ARGS]`. */
+const LAUNCHER_TASK = /^sh src\/launcher\/tmuxwright\.sh((?: [a-z]+)*)$/;
 
 export interface ServerOptions {
   args?: string[];
@@ -197,6 +198,23 @@ export class TestServer {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+}
+
+/**
+ * Removes a test's directory once nothing writes there any more: the link scripts of control
+ * clients that just ended (src/tmux/host_session_lock.ts) finish within moments of their tmux
+ * server, taking and letting go of the session lock beside its socket.
+ */
+export async function removeEventually(dir: string): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await Deno.remove(dir, { recursive: true });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      if (attempt === 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 

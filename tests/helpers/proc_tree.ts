@@ -10,11 +10,13 @@ export function descendants(pid: number): { pid: number; argv: string[] }[] {
   );
   const below = (parent: number): number[] =>
     table.filter(([, ppid]) => ppid === parent).flatMap(([child]) => [child, ...below(child)]);
-  return below(pid).map((child) => ({
-    pid: child,
-    argv: run("cat", `/proc/${child}/cmdline`).split("\0").slice(0, -1),
-  }))
+  return below(pid).map((child) => ({ pid: child, argv: argvOf(child) }))
     .filter(({ argv }) => argv.length > 0);
+}
+
+/** The argv of one process. */
+export function argvOf(pid: number): string[] {
+  return run("cat", `/proc/${pid}/cmdline`).split("\0").slice(0, -1);
 }
 
 /** The `deno run … SCRIPT …` process below `pid` whose script ends with `script`, or undefined. */

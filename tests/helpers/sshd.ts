@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { type LinkDelay, TcpRelay } from "./tcp_relay.ts";
+import { removeEventually } from "./harness.ts";
 
 /**
  * A private OpenSSH server for tests: Debian's sshd on a free loopback port, with a host key and
@@ -228,16 +229,7 @@ export class SshLab {
       this.sshd.kill("SIGTERM");
     } catch { /* gone */ }
     await this.sshd.status;
-    // Link scripts of links that just ended may still be finishing there (their fifos' directory, the
-    // lock): they end within moments of their tmux server.
-    for (let attempt = 1;; attempt++) {
-      try {
-        return await Deno.remove(this.dir, { recursive: true });
-      } catch (error) {
-        if (attempt === 50) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    await removeEventually(this.dir); // link scripts of links that just ended may still be finishing there
   }
 }
 

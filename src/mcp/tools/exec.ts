@@ -53,6 +53,7 @@ export const execTools = [
     group: "exec",
     tier: "mutating",
     annotations: RUN,
+    searchHint: "run a shell command in a tmux terminal",
     input: {
       pane_id: paneIdArg.optional(),
       command: commandArg.describe("shell text; may be multi-line"),
