@@ -47,13 +47,17 @@ export class HostLease {
   }
 }
 
+/** 20 ms tries of the lock per renewal. */
+const REAP_TRIES = 10;
+
 /** The host's clock in Unix seconds, without `%` (tmux's run-shell and runShell keep `%` out): awk's srand() returns it. */
 const EPOCH = "awk 'BEGIN { srand(); print srand() }'";
 
 /**
  * Removes hubs of other servers with no client attached and a lease that has passed; prints their
- * names. Under the host's session lock (another server's link may be attaching there), tried once:
- * the link's commands queue behind this script, and a busy lock leaves the turn to the next renewal.
+ * names. Under the host's session lock (another server's link may be attaching there), waited for
+ * 0.2 s at most: the link's commands queue behind this script, and a lock busy longer leaves the
+ * turn to the next renewal (tried once, a busy host with servers coming and going kept passing it).
  */
 function reapScript(ownHub: string): string {
   return underHostLock(
@@ -66,6 +70,6 @@ function reapScript(ownHub: string): string {
       '  [ "$a" = 0 ] && [ "$k" != 1 ] && [ "$l" -lt "$now" ] && tmux kill-session -t "=$n" && echo "$n"',
       "done",
     ].join("\n"),
-    1,
+    REAP_TRIES,
   );
 }
