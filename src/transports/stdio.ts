@@ -10,10 +10,10 @@ import { onStop } from "./shutdown.ts";
  */
 export async function serveStdio(config: Readonly<Config>): Promise<void> {
   const app = await createApp(config);
-  let reap: ReturnType<typeof setTimeout> | undefined;
+  const reap: { timer?: ReturnType<typeof setTimeout> } = {};
 
   const stop = onStop(() => {
-    clearTimeout(reap);
+    clearTimeout(reap.timer);
     return app.close();
   });
 
@@ -21,7 +21,7 @@ export async function serveStdio(config: Readonly<Config>): Promise<void> {
   // After connecting, so the client's connection hears about what was removed (also on stderr),
   // and after the client's first requests: the reap starts tmux, which on a busy machine delayed
   // the answers to initialize and tools/list (docs/BENCHMARKS.md, Install).
-  reap = setTimeout(() => app.workspace.reapStale().catch(() => {}), REAP_AFTER_MS);
+  reap.timer = setTimeout(() => app.workspace.reapStale().catch(() => {}), REAP_AFTER_MS);
 }
 
 /** When the stale-workspace reap starts, after the stdio connection opened. */
