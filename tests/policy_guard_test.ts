@@ -50,6 +50,7 @@ const REVIEWED: Record<string, "gate" | string> = {
   "engine/exec/typist.ts": "types only what Executor.execute and ProcessManager.start judged",
   "engine/exec/signals.ts": "signals and Ctrl-C, no text",
   "engine/panes/workspace.ts": "gate",
+  "engine/panes/pane_spawn.ts": "opens the pane whose command and environment Workspace.createPane judged",
   "engine/settings/environment.ts": "gate",
   "engine/panes/pane_ops.ts": "gate",
   "engine/panes/paste.ts": "the Paster: its callers judge (paste_text, run_in_repl, the bridge)",
