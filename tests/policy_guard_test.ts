@@ -47,7 +47,8 @@ const STARTS_OR_TYPES =
 /** Files that do, and how the policy reaches them: `gate` where they judge, or why they need not. */
 const REVIEWED: Record<string, "gate" | string> = {
   "engine/exec/executor.ts": "gate",
-  "engine/exec/typist.ts": "types only what Executor.execute and ProcessManager.start judged",
+  "engine/exec/type_marked.ts": "types only what Executor.execute and ProcessManager.start judged",
+  "engine/exec/type_wrapped.ts": "types only what Executor.execute and ProcessManager.start judged",
   "engine/exec/signals.ts": "signals and Ctrl-C, no text",
   "engine/panes/workspace.ts": "gate",
   "engine/panes/pane_spawn.ts": "opens the pane whose command and environment Workspace.createPane judged",
