@@ -50,6 +50,7 @@ const REVIEWED: Record<string, "gate" | string> = {
   "engine/exec/type_marked.ts": "types only what Executor.execute and ProcessManager.start judged",
   "engine/exec/type_wrapped.ts": "types only what Executor.execute and ProcessManager.start judged",
   "engine/exec/signals.ts": "signals and Ctrl-C, no text",
+  "engine/exec/status_probe.ts": "its own status probe (a printf of the last status), no caller's text",
   "engine/panes/workspace.ts": "gate",
   "engine/panes/pane_spawn.ts": "opens the pane whose command and environment Workspace.createPane judged",
   "engine/settings/environment.ts": "gate",
