@@ -8,3 +8,4 @@ export type { ExecOptions, ExecResult } from "./exec_result.ts";
 export { ProcessManager, type Signal, SIGNALS, type StartResult, type StopResult } from "./processes.ts";
 export { type Job, JobTable } from "./jobs.ts";
 export { type Asker, type AskerKind, describeAsker } from "./question.ts";
+export { untilShellDrawn } from "./prompt.ts";
