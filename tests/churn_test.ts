@@ -26,6 +26,27 @@ async function personJob(tmux: (...args: string[]) => Promise<{ stdout: string }
   return [pid, pane];
 }
 
+/**
+ * What must outlive the churn: the tmux server (its pid unchanged), every server's work (no
+ * errors), the person's job and the keeper's pane (it still runs a command).
+ */
+async function assertOutlived(
+  tmux: (...args: string[]) => Promise<{ stdout: string }>,
+  which: string,
+  before: { tmuxPid: string; jobPid: string; keeper: TestServer; kept: string },
+  errors: string[],
+): Promise<void> {
+  assert.equal((await tmux("display-message", "-p", "#{pid}")).stdout.trim(), before.tmuxPid, `${which} crashed`);
+  assert.deepEqual(errors, []);
+  const job = await tmux("display-message", "-p", "-t", "=person:", "#{pane_pid} #{pane_dead}");
+  assert.equal(job.stdout.trim(), `${before.jobPid} 0`, "the person's job is gone");
+  const still = await before.keeper.call<{ output: string }>("execute_command", {
+    pane_id: before.kept,
+    command: "echo kept",
+  });
+  assert.equal(still.output, "kept");
+}
+
 Deno.test({
   name: "servers starting, working and ending (half by SIGKILL) on one host never take its tmux server down",
   sanitizeOps: false,
@@ -52,15 +73,7 @@ Deno.test({
       workers: WORKERS,
       cycles: CYCLES,
     });
-    assert.equal((await host("display-message", "-p", "#{pid}")).stdout.trim(), tmuxPid, "the host's tmux crashed");
-    assert.deepEqual(errors, []);
-    const job = await host("display-message", "-p", "-t", "=person:", "#{pane_pid} #{pane_dead}");
-    assert.equal(job.stdout.trim(), `${jobPid} 0`, "the person's job is gone");
-    const still = await keeper.call<{ output: string }>("execute_command", {
-      pane_id: kept.pane_id,
-      command: "echo kept",
-    });
-    assert.equal(still.output, "kept");
+    await assertOutlived(host, "the host's tmux", { tmuxPid, jobPid, keeper, kept: kept.pane_id }, errors);
   },
 });
 
@@ -89,15 +102,7 @@ Deno.test({
         workers: WORKERS,
         cycles: CYCLES,
       });
-      assert.equal((await tmux("display-message", "-p", "#{pid}")).stdout.trim(), tmuxPid, "tmux crashed");
-      assert.deepEqual(errors, []);
-      const job = await tmux("display-message", "-p", "-t", "=person:", "#{pane_pid} #{pane_dead}");
-      assert.equal(job.stdout.trim(), `${jobPid} 0`, "the person's job is gone");
-      const still = await keeper.call<{ output: string }>("execute_command", {
-        pane_id: kept.pane_id,
-        command: "echo kept",
-      });
-      assert.equal(still.output, "kept");
+      await assertOutlived(tmux, "tmux", { tmuxPid, jobPid, keeper, kept: kept.pane_id }, errors);
     } finally {
       await keeper.close();
     }

@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import { startPermissions } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
-import { labCli, labCliEnv } from "./helpers/lab_server.ts";
-
-const ROOT = new URL("../", import.meta.url).pathname;
+import { attachOnTerminal, labCli } from "./helpers/lab_server.ts";
 
 /** main.ts with the start task's permissions, the lab's hosts configured through the environment. */
 function tmuxwright(lab: SshLab, args: string[]) {
@@ -57,33 +54,14 @@ Deno.test({
       assert.match(missing.stderr, /No workspace "999" on host alpha/);
 
       // On a terminal (a local tmux pane): a read-only client appears on the remote workspace.
-      const socket = `${lab.dir}/attach.sock`; // removed with the lab's directory
-      const env = labCliEnv(lab, ["alpha"]);
-      const command = [
-        Deno.execPath(),
-        "run",
-        ...startPermissions(env),
-        `${ROOT}main.ts`,
-        "attach",
-        "--host",
+      const clients = await attachOnTerminal(
+        lab,
+        ["alpha"],
         "alpha",
-      ]
-        .map((w) => `'${w}'`).join(" ");
-      const local = (...args: string[]) =>
-        new Deno.Command("tmux", { args: ["-S", socket, "-f", "/dev/null", ...args], env, clearEnv: true }).output();
-      await local("new-session", "-d", "-x", "100", "-y", "30", command);
-      try {
-        let clients = "";
-        const deadline = performance.now() + 30_000; // deno start-up and an ssh login, on a busy machine
-        while (performance.now() < deadline && !clients.includes("tmuxwright-4242 1")) {
-          await new Promise((r) => setTimeout(r, 50));
-          clients = (await lab.remoteTmux("alpha", "list-clients", "-F", "#{session_name} #{client_readonly}"))
-            .stdout;
-        }
-        assert.match(clients, /^tmuxwright-4242 1$/m);
-      } finally {
-        await local("kill-server");
-      }
+        "tmuxwright-4242 1",
+        async () => (await lab.remoteTmux("alpha", "list-clients", "-F", "#{session_name} #{client_readonly}")).stdout,
+      );
+      assert.match(clients, /^tmuxwright-4242 1$/m);
     });
   },
 });

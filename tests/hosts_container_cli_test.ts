@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
-import { startPermissions } from "./helpers/harness.ts";
 import { PodmanLab } from "./helpers/podman.ts";
-import { labCli, labCliEnv, type LabHosts, labServer } from "./helpers/lab_server.ts";
+import { attachOnTerminal, labCli, type LabHosts, labServer } from "./helpers/lab_server.ts";
 
 /** doctor --host and attach --host for a container host (a real Podman container), and its runtime missing. */
-
-const ROOT = new URL("../", import.meta.url).pathname;
 
 /** main.ts with the start task's permissions and these hosts; `path` replaces PATH (a machine without podman). */
 function tmuxwright(lab: PodmanLab, hosts: LabHosts, args: string[], path?: string) {
@@ -92,24 +89,14 @@ Deno.test({
       );
 
       // On a terminal (a local tmux pane): a read-only client appears in the container's tmux.
-      const socket = `${lab.dir}/attach.sock`;
-      const env = labCliEnv(lab, hosts);
-      const command = [Deno.execPath(), "run", ...startPermissions(env), `${ROOT}main.ts`, "attach", "--host", "dev"]
-        .map((w) => `'${w}'`).join(" ");
-      const local = (...args: string[]) =>
-        new Deno.Command("tmux", { args: ["-S", socket, "-f", "/dev/null", ...args], env, clearEnv: true }).output();
-      await local("new-session", "-d", "-x", "100", "-y", "30", command);
-      try {
-        let clients = "";
-        const deadline = performance.now() + 30_000; // deno start-up on a busy machine
-        while (performance.now() < deadline && !clients.includes("tmuxwright-4242 1")) {
-          await new Promise((r) => setTimeout(r, 50));
-          clients = (await lab.tmux(dev, "list-clients", "-F", "#{session_name} #{client_readonly}")).stdout;
-        }
-        assert.match(clients, /^tmuxwright-4242 1$/m);
-      } finally {
-        await local("kill-server");
-      }
+      const clients = await attachOnTerminal(
+        lab,
+        hosts,
+        "dev",
+        "tmuxwright-4242 1",
+        async () => (await lab.tmux(dev, "list-clients", "-F", "#{session_name} #{client_readonly}")).stdout,
+      );
+      assert.match(clients, /^tmuxwright-4242 1$/m);
     });
   },
 });

@@ -1,4 +1,4 @@
-import { cleanEnv, type ServerOptions, startPermissions, TestServer } from "./harness.ts";
+import { cleanEnv, runMain, type ServerOptions, startPermissions, TestServer } from "./harness.ts";
 import { SshLab } from "./sshd.ts";
 import type { PodmanLab } from "./podman.ts";
 
@@ -37,16 +37,39 @@ export function labCliEnv(
 }
 
 /** Runs main.ts as a CLI command with the start task's permissions, in `labCliEnv`. */
-export async function labCli(lab: SshLab | PodmanLab, hosts: LabHosts, args: string[], extra?: Record<string, string>) {
-  const env = labCliEnv(lab, hosts, extra);
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...startPermissions(env), `${ROOT}main.ts`, ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+export function labCli(lab: SshLab | PodmanLab, hosts: LabHosts, args: string[], extra?: Record<string, string>) {
+  return runMain(args, labCliEnv(lab, hosts, extra));
+}
+
+/**
+ * Runs `attach --host HOST` on a terminal, as a person would: in a local tmux pane (its socket in
+ * the lab's directory) with `labCliEnv`. Polls `clients()` (the host's `list-clients`) until it
+ * holds `want`, up to 30 s (deno's start-up and the link's login on a busy machine); returns what
+ * it last listed. The local tmux server goes afterwards.
+ */
+export async function attachOnTerminal(
+  lab: SshLab | PodmanLab,
+  hosts: LabHosts,
+  host: string,
+  want: string,
+  clients: () => Promise<string>,
+): Promise<string> {
+  const socket = `${lab.dir}/attach.sock`; // removed with the lab's directory
+  const env = labCliEnv(lab, hosts);
+  const command = [Deno.execPath(), "run", ...startPermissions(env), `${ROOT}main.ts`, "attach", "--host", host]
+    .map((w) => `'${w}'`).join(" ");
+  const local = (...args: string[]) =>
+    new Deno.Command("tmux", { args: ["-S", socket, "-f", "/dev/null", ...args], env, clearEnv: true }).output();
+  await local("new-session", "-d", "-x", "100", "-y", "30", command);
+  try {
+    let listed = "";
+    const deadline = performance.now() + 30_000;
+    while (performance.now() < deadline && !listed.includes(want)) {
+      await new Promise((r) => setTimeout(r, 50));
+      listed = await clients();
+    }
+    return listed;
+  } finally {
+    await local("kill-server");
+  }
 }

@@ -35,55 +35,42 @@ export async function awaitCommand(
 ): Promise<CommandOutcome> {
   const ended = watchEnd(deps.ends, pane);
   try {
-    return await waitLoop(deps, pane, typed, started, deadline, options, ended, probe);
+    let nextProgress = started + 1000;
+    let nextTick = started + TICK_MS;
+    // Whether the shell itself ended, asked aside every TICK_MS: an end mark never waits for the answer.
+    let asking: Promise<void> | null = null;
+    let gone = false;
+    for (;;) {
+      if (typed.scanner.end) return "done";
+      if (options.signal?.aborted) return deadlineCame(options.signal) ? "timeout" : "aborted";
+      if (gone) return "shell_gone";
+      if (ended.end) {
+        // The pane was removed or tmux ended: PANE_GONE / TMUX_UNAVAILABLE. Its shell exited: as `exit` does.
+        if (ended.end.kind !== "exited") throw ended.end.error;
+        await drained(typed, pane);
+        if (typed.scanner.end) return "done";
+        return "shell_gone";
+      }
+      probe?.tick();
+      if (probe?.waiting) return "input";
+      const now = performance.now();
+      if (now >= deadline) return "timeout";
+      if (now >= nextTick && asking === null) {
+        nextTick = now + TICK_MS;
+        asking = foreground(deps.tmux, typed.paneId)
+          .then((state) => void (gone = state.dead && !(state.gone && deps.ends)), () => {}) // removed: PANE_GONE
+          .finally(() => asking = null);
+      }
+      if (now >= nextProgress) {
+        options.onProgress?.(now - started);
+        nextProgress += 1000;
+      }
+      const wake = Math.min(nextTick, deadline, nextProgress, probe?.nextAt ?? Infinity) - now;
+      const answered = probe?.answered() ?? new Promise<void>(() => {});
+      const events = [typed.changed(), answered, ended.seen, asking ?? new Promise<void>(() => {})];
+      await wakeOn(Promise.race(events), wake, options.signal);
+    }
   } finally {
     ended.stop();
-  }
-}
-
-async function waitLoop(
-  deps: CommandWaitDeps,
-  pane: PaneInfo,
-  typed: Typed,
-  started: number,
-  deadline: number,
-  options: Pick<ExecOptions, "signal" | "onProgress">,
-  ended: ReturnType<typeof watchEnd>,
-  probe: InputProbe | null,
-): Promise<CommandOutcome> {
-  let nextProgress = started + 1000;
-  let nextTick = started + TICK_MS;
-  // Whether the shell itself ended, asked aside every TICK_MS: an end mark never waits for the answer.
-  let asking: Promise<void> | null = null;
-  let gone = false;
-  for (;;) {
-    if (typed.scanner.end) return "done";
-    if (options.signal?.aborted) return deadlineCame(options.signal) ? "timeout" : "aborted";
-    if (gone) return "shell_gone";
-    if (ended.end) {
-      // The pane was removed or tmux ended: PANE_GONE / TMUX_UNAVAILABLE. Its shell exited: as `exit` does.
-      if (ended.end.kind !== "exited") throw ended.end.error;
-      await drained(typed, pane);
-      if (typed.scanner.end) return "done";
-      return "shell_gone";
-    }
-    probe?.tick();
-    if (probe?.waiting) return "input";
-    const now = performance.now();
-    if (now >= deadline) return "timeout";
-    if (now >= nextTick && asking === null) {
-      nextTick = now + TICK_MS;
-      asking = foreground(deps.tmux, typed.paneId)
-        .then((state) => void (gone = state.dead && !(state.gone && deps.ends)), () => {}) // removed: PANE_GONE
-        .finally(() => asking = null);
-    }
-    if (now >= nextProgress) {
-      options.onProgress?.(now - started);
-      nextProgress += 1000;
-    }
-    const wake = Math.min(nextTick, deadline, nextProgress, probe?.nextAt ?? Infinity) - now;
-    const answered = probe?.answered() ?? new Promise<void>(() => {});
-    const events = [typed.changed(), answered, ended.seen, asking ?? new Promise<void>(() => {})];
-    await wakeOn(Promise.race(events), wake, options.signal);
   }
 }
