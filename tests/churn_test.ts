@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { churn, cpuBurners } from "./helpers/churn.ts";
 import { TestServer, tmuxAt } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
+import { labServer } from "./helpers/lab_server.ts";
 
 /**
  * tmux before 3.7 crashes (the whole server, every session on it) when a notification every
@@ -25,47 +26,54 @@ async function personJob(tmux: (...args: string[]) => Promise<{ stdout: string }
   return [pid, pane];
 }
 
+/**
+ * What must outlive the churn: the tmux server (its pid unchanged), every server's work (no
+ * errors), the person's job and the keeper's pane (it still runs a command).
+ */
+async function assertOutlived(
+  tmux: (...args: string[]) => Promise<{ stdout: string }>,
+  which: string,
+  before: { tmuxPid: string; jobPid: string; keeper: TestServer; kept: string },
+  errors: string[],
+): Promise<void> {
+  assert.equal((await tmux("display-message", "-p", "#{pid}")).stdout.trim(), before.tmuxPid, `${which} crashed`);
+  assert.deepEqual(errors, []);
+  const job = await tmux("display-message", "-p", "-t", "=person:", "#{pane_pid} #{pane_dead}");
+  assert.equal(job.stdout.trim(), `${before.jobPid} 0`, "the person's job is gone");
+  const still = await before.keeper.call<{ output: string }>("execute_command", {
+    pane_id: before.kept,
+    command: "echo kept",
+  });
+  assert.equal(still.output, "kept");
+}
+
 Deno.test({
   name: "servers starting, working and ending (half by SIGKILL) on one host never take its tmux server down",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const lab = await SshLab.start();
+    await using lab = await SshLab.start();
     const host = (...args: string[]) => lab.remoteTmux("alpha", ...args);
-    const start = () =>
-      TestServer.start({ env: { TMUXWRIGHT_HOSTS: "alpha=alpha", TMUXWRIGHT_SSH_CONFIG: lab.configFile } });
-    const keeper = await start();
-    try {
-      const kept = await keeper.call<{ pane_id: string }>("create_pane", { host: "alpha", name: "kept" });
-      const tmuxPid = (await host("display-message", "-p", "#{pid}")).stdout.trim();
-      const [jobPid] = await personJob(host);
-      await using _burners = cpuBurners();
-      const errors = await churn({
-        start,
-        work: async (server) => {
-          const pane = await server.call<{ pane_id: string }>("create_pane", { host: "alpha" });
-          const ran = await server.call<{ output: string }>("execute_command", {
-            pane_id: pane.pane_id,
-            command: "echo churn",
-          });
-          assert.equal(ran.output, "churn");
-        },
-        workers: WORKERS,
-        cycles: CYCLES,
-      });
-      assert.equal((await host("display-message", "-p", "#{pid}")).stdout.trim(), tmuxPid, "the host's tmux crashed");
-      assert.deepEqual(errors, []);
-      const job = await host("display-message", "-p", "-t", "=person:", "#{pane_pid} #{pane_dead}");
-      assert.equal(job.stdout.trim(), `${jobPid} 0`, "the person's job is gone");
-      const still = await keeper.call<{ output: string }>("execute_command", {
-        pane_id: kept.pane_id,
-        command: "echo kept",
-      });
-      assert.equal(still.output, "kept");
-    } finally {
-      await keeper.close();
-      await lab.close();
-    }
+    const start = () => labServer(lab, ["alpha"]);
+    await using keeper = await start();
+    const kept = await keeper.call<{ pane_id: string }>("create_pane", { host: "alpha", name: "kept" });
+    const tmuxPid = (await host("display-message", "-p", "#{pid}")).stdout.trim();
+    const [jobPid] = await personJob(host);
+    await using _burners = cpuBurners();
+    const errors = await churn({
+      start,
+      work: async (server) => {
+        const pane = await server.call<{ pane_id: string }>("create_pane", { host: "alpha" });
+        const ran = await server.call<{ output: string }>("execute_command", {
+          pane_id: pane.pane_id,
+          command: "echo churn",
+        });
+        assert.equal(ran.output, "churn");
+      },
+      workers: WORKERS,
+      cycles: CYCLES,
+    });
+    await assertOutlived(host, "the host's tmux", { tmuxPid, jobPid, keeper, kept: kept.pane_id }, errors);
   },
 });
 
@@ -97,15 +105,7 @@ Deno.test({
         workers: WORKERS,
         cycles: CYCLES,
       });
-      assert.equal((await tmux("display-message", "-p", "#{pid}")).stdout.trim(), tmuxPid, "tmux crashed");
-      assert.deepEqual(errors, []);
-      const job = await tmux("display-message", "-p", "-t", "=person:", "#{pane_pid} #{pane_dead}");
-      assert.equal(job.stdout.trim(), `${jobPid} 0`, "the person's job is gone");
-      const still = await keeper.call<{ output: string }>("execute_command", {
-        pane_id: kept.pane_id,
-        command: "echo kept",
-      });
-      assert.equal(still.output, "kept");
+      await assertOutlived(tmux, "tmux", { tmuxPid, jobPid, keeper, kept: kept.pane_id }, errors);
     } finally {
       await keeper.close();
     }

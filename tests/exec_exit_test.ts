@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TestServer } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
+import { labServer } from "./helpers/lab_server.ts";
 import type { ExecResult } from "./helpers/results.ts";
 
 /**
@@ -65,21 +66,14 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const lab = await SshLab.start();
-    const server = await TestServer.start({
-      env: { TMUXWRIGHT_HOSTS: "alpha=alpha", TMUXWRIGHT_SSH_CONFIG: lab.configFile, SHELL: "/bin/bash" },
-    });
-    try {
-      const pane = await server.call<{ pane_id: string }>("create_pane", { host: "alpha" });
-      // tmux 3.3a drops a pane's output that it has not yet sent to a control client when the pane
-      // dies (control_write_pending frees the blocks of a pane whose fd is closed): output printed
-      // just before the shell exits can be lost on a link. The pause keeps `x` from that race.
-      const command = "echo x; sleep 0.3; exit 5";
-      const left = await server.call<Exit>("execute_command", { pane_id: pane.pane_id, command });
-      assert.deepEqual([left.output, left.exit_code, left.shell_exited], ["x", 5, true], JSON.stringify(left));
-    } finally {
-      await server.close();
-      await lab.close();
-    }
+    await using lab = await SshLab.start();
+    await using server = await labServer(lab, ["alpha"], { env: { SHELL: "/bin/bash" } });
+    const pane = await server.call<{ pane_id: string }>("create_pane", { host: "alpha" });
+    // tmux 3.3a drops a pane's output that it has not yet sent to a control client when the pane
+    // dies (control_write_pending frees the blocks of a pane whose fd is closed): output printed
+    // just before the shell exits can be lost on a link. The pause keeps `x` from that race.
+    const command = "echo x; sleep 0.3; exit 5";
+    const left = await server.call<Exit>("execute_command", { pane_id: pane.pane_id, command });
+    assert.deepEqual([left.output, left.exit_code, left.shell_exited], ["x", 5, true], JSON.stringify(left));
   },
 });

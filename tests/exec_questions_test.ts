@@ -232,41 +232,37 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const lab = await SshLab.start();
-    try {
-      await using server = await TestServer.start();
-      const id = await pane(server, "ssh");
-      const outer = await run(server, id, "echo $$");
-      const asked = await run(server, id, `ssh -F ${lab.configFile} alpha`);
-      assertAsks(asked, "ssh", "program");
-      // The remote shell takes execute_command: exact output and status, state that persists.
-      const inside = await run(server, id, "echo remote-$((6*7)) $$; (exit 7)");
-      assert.equal(inside.exit_code, 7, JSON.stringify(inside));
-      assert.match(inside.output, /^remote-42 \d+$/);
-      assert.notEqual(inside.output.split(" ")[1], outer.output);
-      await run(server, id, "cd /tmp && export TW_SEEN=yes");
-      const multi = await run(server, id, "cat <<'EOF'\n'quoted' $TW_SEEN\nEOF\npwd");
-      assert.equal(multi.output, "'quoted' $TW_SEEN\n/tmp");
-      const where = await server.call<Asked>("execute_command", {
-        pane_id: id,
-        command: "pwd; echo $TW_SEEN",
-        cwd: "/",
-      });
-      assert.equal(where.output, "/\nyes");
-      const answered = await server.call<Sent>("send_keys", {
-        pane_id: id,
-        text: "echo typed-$((6*7))",
-        wait: ["pattern:^typed-42$"],
-      });
-      assert.equal(answered.trigger, "pattern:^typed-42$");
-      // Leaving it: the outer shell's end mark gives ssh's status; the pane's own shell takes the next command.
-      const left = await run(server, id, "exit 3");
-      assert.deepEqual([left.exit_code, left.shell_exited], [3, true], JSON.stringify(left));
-      const back = await run(server, id, "echo $$");
-      assert.equal(back.output, outer.output);
-    } finally {
-      await lab.close();
-    }
+    await using lab = await SshLab.start();
+    await using server = await TestServer.start();
+    const id = await pane(server, "ssh");
+    const outer = await run(server, id, "echo $$");
+    const asked = await run(server, id, `ssh -F ${lab.configFile} alpha`);
+    assertAsks(asked, "ssh", "program");
+    // The remote shell takes execute_command: exact output and status, state that persists.
+    const inside = await run(server, id, "echo remote-$((6*7)) $$; (exit 7)");
+    assert.equal(inside.exit_code, 7, JSON.stringify(inside));
+    assert.match(inside.output, /^remote-42 \d+$/);
+    assert.notEqual(inside.output.split(" ")[1], outer.output);
+    await run(server, id, "cd /tmp && export TW_SEEN=yes");
+    const multi = await run(server, id, "cat <<'EOF'\n'quoted' $TW_SEEN\nEOF\npwd");
+    assert.equal(multi.output, "'quoted' $TW_SEEN\n/tmp");
+    const where = await server.call<Asked>("execute_command", {
+      pane_id: id,
+      command: "pwd; echo $TW_SEEN",
+      cwd: "/",
+    });
+    assert.equal(where.output, "/\nyes");
+    const answered = await server.call<Sent>("send_keys", {
+      pane_id: id,
+      text: "echo typed-$((6*7))",
+      wait: ["pattern:^typed-42$"],
+    });
+    assert.equal(answered.trigger, "pattern:^typed-42$");
+    // Leaving it: the outer shell's end mark gives ssh's status; the pane's own shell takes the next command.
+    const left = await run(server, id, "exit 3");
+    assert.deepEqual([left.exit_code, left.shell_exited], [3, true], JSON.stringify(left));
+    const back = await run(server, id, "echo $$");
+    assert.equal(back.output, outer.output);
   },
 });
 

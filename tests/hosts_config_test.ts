@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cleanEnv, startPermissions } from "./helpers/harness.ts";
+import { cleanEnv, runMain, startPermissions } from "./helpers/harness.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -9,17 +9,7 @@ async function run(args: string[], env: Record<string, string> = {}, flags?: str
   const dir = await Deno.makeTempDir({ prefix: "tw-hosts-config-" });
   fullEnv.TMUXWRIGHT_STATE_DIR = dir;
   try {
-    const permissions = flags ?? startPermissions(fullEnv, [dir]);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", ...permissions, `${ROOT}main.ts`, ...args],
-      env: fullEnv,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+    return await runMain(args, fullEnv, flags ?? startPermissions(fullEnv, [dir]));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

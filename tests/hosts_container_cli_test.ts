@@ -1,28 +1,12 @@
 import assert from "node:assert/strict";
-import { cleanEnv, startPermissions, TestServer } from "./helpers/harness.ts";
 import { PodmanLab } from "./helpers/podman.ts";
+import { attachOnTerminal, labCli, type LabHosts, labServer } from "./helpers/lab_server.ts";
 
 /** doctor --host and attach --host for a container host (a real Podman container), and its runtime missing. */
 
-const ROOT = new URL("../", import.meta.url).pathname;
-
 /** main.ts with the start task's permissions and these hosts; `path` replaces PATH (a machine without podman). */
-async function tmuxwright(lab: PodmanLab, hosts: string, args: string[], path?: string) {
-  const env = cleanEnv({
-    TMUXWRIGHT_HOSTS: hosts,
-    TMUXWRIGHT_STATE_DIR: `${lab.dir}/state`,
-    ...(path ? { PATH: path } : {}),
-  });
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...startPermissions(env), `${ROOT}main.ts`, ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+function tmuxwright(lab: PodmanLab, hosts: LabHosts, args: string[], path?: string) {
+  return labCli(lab, hosts, args, path ? { PATH: path } : {});
 }
 
 /** A PATH with tmux, sh and deno but no podman or docker (they share /usr/bin with tmux here). */
@@ -50,7 +34,7 @@ Deno.test({
   fn: async (t) => {
     await using lab = await PodmanLab.start();
     const [dev, bare] = await Promise.all([lab.container("dev"), lab.container("bare", { tmux: false })]);
-    const hosts = `dev=podman://${dev},bare=podman://${bare}`;
+    const hosts = { dev: `podman://${dev}`, bare: `podman://${bare}` };
 
     await t.step("doctor --host checks podman, the container and its tmux", async () => {
       const ok = await tmuxwright(lab, hosts, ["doctor", "--host", "dev"]);
@@ -79,7 +63,7 @@ Deno.test({
         const doctor = await tmuxwright(lab, hosts, ["doctor", "--host", "dev"], path);
         assert.equal(doctor.code, 1, doctor.stdout + doctor.stderr);
         assert.match(doctor.stdout, /^FAIL podman: not installed or not on PATH$/m);
-        await using server = await TestServer.start({ env: { TMUXWRIGHT_HOSTS: hosts, PATH: path } });
+        await using server = await labServer(lab, hosts, { env: { PATH: path } });
         const error = await server.callError("create_pane", { host: "dev" });
         assert.match(
           error,
@@ -105,24 +89,14 @@ Deno.test({
       );
 
       // On a terminal (a local tmux pane): a read-only client appears in the container's tmux.
-      const socket = `${lab.dir}/attach.sock`;
-      const env = cleanEnv({ TMUXWRIGHT_HOSTS: hosts, TMUXWRIGHT_STATE_DIR: `${lab.dir}/state` });
-      const command = [Deno.execPath(), "run", ...startPermissions(env), `${ROOT}main.ts`, "attach", "--host", "dev"]
-        .map((w) => `'${w}'`).join(" ");
-      const local = (...args: string[]) =>
-        new Deno.Command("tmux", { args: ["-S", socket, "-f", "/dev/null", ...args], env, clearEnv: true }).output();
-      await local("new-session", "-d", "-x", "100", "-y", "30", command);
-      try {
-        let clients = "";
-        const deadline = performance.now() + 30_000; // deno start-up on a busy machine
-        while (performance.now() < deadline && !clients.includes("tmuxwright-4242 1")) {
-          await new Promise((r) => setTimeout(r, 50));
-          clients = (await lab.tmux(dev, "list-clients", "-F", "#{session_name} #{client_readonly}")).stdout;
-        }
-        assert.match(clients, /^tmuxwright-4242 1$/m);
-      } finally {
-        await local("kill-server");
-      }
+      const clients = await attachOnTerminal(
+        lab,
+        hosts,
+        "dev",
+        "tmuxwright-4242 1",
+        async () => (await lab.tmux(dev, "list-clients", "-F", "#{session_name} #{client_readonly}")).stdout,
+      );
+      assert.match(clients, /^tmuxwright-4242 1$/m);
     });
   },
 });

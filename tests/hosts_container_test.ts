@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { TestServer, until } from "./helpers/harness.ts";
 import { linkProcesses, PodmanLab } from "./helpers/podman.ts";
+import { labServer } from "./helpers/lab_server.ts";
+import { killAndAwaitLease } from "./helpers/lease_reap.ts";
 import { policyFile, removePolicyFile } from "./helpers/policy.ts";
 import type { ExecResult, LogTail } from "./helpers/results.ts";
 import { armWaits } from "./helpers/pane_end_matrix.ts";
@@ -29,12 +31,8 @@ Deno.test({
     const [dev, bare] = await Promise.all([lab.container("dev"), lab.container("bare", { tmux: false })]);
     const ghost = lab.missing("ghost");
     const policy = await policyFile({ default: "allow", deny: ["touch *"] });
-    const server = await TestServer.start({
-      env: {
-        TMUXWRIGHT_POLICY: policy,
-        TMUXWRIGHT_HOSTS: `dev=podman://${dev},bare=podman://${bare},ghost=podman://${ghost}`,
-      },
-    });
+    const hosts = { dev: `podman://${dev}`, bare: `podman://${bare}`, ghost: `podman://${ghost}` };
+    const server = await labServer(lab, hosts, { env: { TMUXWRIGHT_POLICY: policy } });
     try {
       let web = "";
       await t.step("a command runs inside the container (its PID 1), in the container's own tmux", async () => {
@@ -208,44 +206,40 @@ Deno.test({
     await using lab = await PodmanLab.start();
     const dockerHost = await lab.docker();
     const box = await lab.container("box");
-    const server = await TestServer.start({
-      env: { TMUXWRIGHT_HOSTS: `box=docker://${box}`, DOCKER_HOST: dockerHost, UNRELATED_SECRET: "s3cret" },
+    await using server = await labServer(lab, { box: `docker://${box}` }, {
+      env: { DOCKER_HOST: dockerHost, UNRELATED_SECRET: "s3cret" },
     });
-    try {
-      await t.step("a command runs inside the container through docker exec", async () => {
-        const created = await server.call<Record<string, string>>("create_pane", { host: "box" });
-        const inside = await server.call<ExecResult>("execute_command", {
-          pane_id: created.pane_id,
-          command: "tr '\\0' ' ' </proc/1/cmdline; echo; hostname >/dev/null; echo \"${TMUX%%,*}\"",
-        });
-        assert.equal(inside.output, "/usr/bin/sleep infinity\n/tmp/tmux-0/default");
-        const there = await lab.tmux(box, "list-panes", "-a", "-F", "#{pane_id}");
-        assert.match(there.stdout, new RegExp(`^${created.pane_id.slice("box:".length)}$`, "m"));
+    await t.step("a command runs inside the container through docker exec", async () => {
+      const created = await server.call<Record<string, string>>("create_pane", { host: "box" });
+      const inside = await server.call<ExecResult>("execute_command", {
+        pane_id: created.pane_id,
+        command: "tr '\\0' ' ' </proc/1/cmdline; echo; hostname >/dev/null; echo \"${TMUX%%,*}\"",
       });
+      assert.equal(inside.output, "/usr/bin/sleep infinity\n/tmp/tmux-0/default");
+      const there = await lab.tmux(box, "list-panes", "-a", "-F", "#{pane_id}");
+      assert.match(there.stdout, new RegExp(`^${created.pane_id.slice("box:".length)}$`, "m"));
+    });
 
-      await t.step("the Docker CLI gets DOCKER_HOST and nothing else of the server's environment", () => {
-        const [link] = linkProcesses(server.pid, "docker");
-        assert.deepEqual(link.args.slice(1, 5), ["exec", "-i", "--detach-keys=", box]);
-        assert.deepEqual(link.env, { DOCKER_HOST: dockerHost });
-      });
+    await t.step("the Docker CLI gets DOCKER_HOST and nothing else of the server's environment", () => {
+      const [link] = linkProcesses(server.pid, "docker");
+      assert.deepEqual(link.args.slice(1, 5), ["exec", "-i", "--detach-keys=", box]);
+      assert.deepEqual(link.env, { DOCKER_HOST: dockerHost });
+    });
 
-      await t.step("stopped: HOST_UNREACHABLE with the daemon's own message, fast", async () => {
-        const before = losses(server, "box");
-        await lab.stop(box);
-        // The stop ends the link's exec (a call racing that end fails as a drop); then a call dials again.
-        await until(() => losses(server, "box"), (n) => n > before);
-        const error = await failing(server, "create_pane", { host: "box" });
-        assert.match(
-          error.text,
-          new RegExp(`^HOST_UNREACHABLE: Host "box" \\(docker://${box}\\) is unreachable: docker`),
-        );
-        assert.match(error.text, /Error response from daemon: /);
-        assert.ok(error.ms < 5_000, `${error.ms} ms`);
-        console.log(`docker, stopped container: HOST_UNREACHABLE after ${error.ms.toFixed(0)} ms`);
-      });
-    } finally {
-      await server.close();
-    }
+    await t.step("stopped: HOST_UNREACHABLE with the daemon's own message, fast", async () => {
+      const before = losses(server, "box");
+      await lab.stop(box);
+      // The stop ends the link's exec (a call racing that end fails as a drop); then a call dials again.
+      await until(() => losses(server, "box"), (n) => n > before);
+      const error = await failing(server, "create_pane", { host: "box" });
+      assert.match(
+        error.text,
+        new RegExp(`^HOST_UNREACHABLE: Host "box" \\(docker://${box}\\) is unreachable: docker`),
+      );
+      assert.match(error.text, /Error response from daemon: /);
+      assert.ok(error.ms < 5_000, `${error.ms} ms`);
+      console.log(`docker, stopped container: HOST_UNREACHABLE after ${error.ms.toFixed(0)} ms`);
+    });
   },
 });
 
@@ -257,8 +251,9 @@ Deno.test({
     const LEASE_SEC = 4;
     await using lab = await PodmanLab.start();
     const dev = await lab.container("dev");
-    const env = { TMUXWRIGHT_HOSTS: `dev=podman://${dev}`, TMUXWRIGHT_HOST_LEASE: String(LEASE_SEC) };
-    const [first, second] = await Promise.all([TestServer.start({ env }), TestServer.start({ env })]);
+    const lease = { env: { TMUXWRIGHT_HOST_LEASE: String(LEASE_SEC) } };
+    const hosts = { dev: `podman://${dev}` };
+    const [first, second] = await Promise.all([labServer(lab, hosts, lease), labServer(lab, hosts, lease)]);
     const hubs = async () =>
       (await lab.tmux(dev, "list-sessions", "-F", "#{session_name}")).stdout.split("\n")
         .filter((name) => name.startsWith("tmuxwright-link-"));
@@ -271,19 +266,10 @@ Deno.test({
       assert.notEqual(a.pane_id, b.pane_id);
       const gone = (await hubs()).find((h) => h.startsWith(`tmuxwright-link-${first.pid}-`));
       assert.ok(gone && (await hubs()).some((h) => h.startsWith(`tmuxwright-link-${second.pid}-`)));
-      const died = performance.now();
-      Deno.kill(first.pid, "SIGKILL"); // its exec ends with it: no client of its hub is left in the container
-      await until(
-        () => lab.tmux(dev, "list-clients", "-F", "#{session_name}"),
-        (clients) => !clients.stdout.includes(gone!),
-      );
-      assert.ok((await hubs()).includes(gone!), "kept while its lease runs");
-      await until(() => hubs(), (names) => !names.includes(gone!), (LEASE_SEC + 10) * 1000);
-      const after = (performance.now() - died) / 1000;
-      assert.ok(
-        after >= LEASE_SEC - LEASE_SEC / 3 - 1.2,
-        `reaped after ${after.toFixed(1)} s, before its lease ran out`,
-      );
+      await killAndAwaitLease(first, gone!, LEASE_SEC, {
+        hubs,
+        clients: async () => (await lab.tmux(dev, "list-clients", "-F", "#{session_name}")).stdout,
+      });
       const mine = await second.call<Record<string, unknown>>("pane_state", { pane_id: b.pane_id });
       assert.equal(mine.alive, true);
     } finally {
@@ -300,20 +286,16 @@ Deno.test({
   fn: async () => {
     await using lab = await PodmanLab.start();
     const dev = await lab.container("dev");
-    const server = await TestServer.start({ env: { TMUXWRIGHT_HOSTS: `dev=podman://${dev}` } });
-    try {
-      // No hook of this server runs in the container: its once-a-second look at the panes there does.
-      const exiting = await armWaits(server, true, "dev");
-      const exitsAt = performance.now() + 2_000;
-      for (const w of exiting.waits) {
-        const r = await w.done;
-        const after = Math.round(r.at - exitsAt);
-        assert.ok(after < 2_000, `${w.wait} on dev ended ${after} ms after the exit: ${r.text}`);
-        assert.equal(r.isError, false, `${w.wait}: ${r.text}`);
-        assert.match(r.text, /"exit_code":3/, `${w.wait}: ${r.text}`);
-      }
-    } finally {
-      await server.close();
+    await using server = await labServer(lab, { dev: `podman://${dev}` });
+    // No hook of this server runs in the container: its once-a-second look at the panes there does.
+    const exiting = await armWaits(server, true, "dev");
+    const exitsAt = performance.now() + 2_000;
+    for (const w of exiting.waits) {
+      const r = await w.done;
+      const after = Math.round(r.at - exitsAt);
+      assert.ok(after < 2_000, `${w.wait} on dev ended ${after} ms after the exit: ${r.text}`);
+      assert.equal(r.isError, false, `${w.wait}: ${r.text}`);
+      assert.match(r.text, /"exit_code":3/, `${w.wait}: ${r.text}`);
     }
   },
 });

@@ -47,9 +47,12 @@ const STARTS_OR_TYPES =
 /** Files that do, and how the policy reaches them: `gate` where they judge, or why they need not. */
 const REVIEWED: Record<string, "gate" | string> = {
   "engine/exec/executor.ts": "gate",
-  "engine/exec/typist.ts": "types only what Executor.execute and ProcessManager.start judged",
+  "engine/exec/type_marked.ts": "types only what Executor.execute and ProcessManager.start judged",
+  "engine/exec/type_wrapped.ts": "types only what Executor.execute and ProcessManager.start judged",
   "engine/exec/signals.ts": "signals and Ctrl-C, no text",
+  "engine/exec/status_probe.ts": "its own status probe (a printf of the last status), no caller's text",
   "engine/panes/workspace.ts": "gate",
+  "engine/panes/pane_spawn.ts": "opens the pane whose command and environment Workspace.createPane judged",
   "engine/settings/environment.ts": "gate",
   "engine/panes/pane_ops.ts": "gate",
   "engine/panes/paste.ts": "the Paster: its callers judge (paste_text, run_in_repl, the bridge)",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TestServer } from "./helpers/harness.ts";
+import { labServer } from "./helpers/lab_server.ts";
 import { SshLab } from "./helpers/sshd.ts";
 import { Client, ElicitRequestSchema } from "./helpers/sdk_client.ts";
 import type { ExecResult } from "./helpers/results.ts";
@@ -20,15 +20,11 @@ Deno.test({
       asked.push(request.params.message);
       return { action: "accept", content: { decision: "once" } };
     });
-    const server = await TestServer.start({
+    const server = await labServer(lab, ["alpha"], {
       dir,
       client,
       args: ["--audit", `${dir}/audit.jsonl`],
-      env: {
-        TMUXWRIGHT_POLICY: policy,
-        TMUXWRIGHT_HOSTS: "alpha=alpha",
-        TMUXWRIGHT_SSH_CONFIG: lab.configFile,
-      },
+      env: { TMUXWRIGHT_POLICY: policy },
     });
     try {
       const remotePanes = async () => (await lab.remoteTmux("alpha", "list-panes", "-a")).stdout.split("\n").length;

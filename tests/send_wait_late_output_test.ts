@@ -22,6 +22,20 @@ async function processesOf(needle: string): Promise<number[]> {
   return [...found];
 }
 
+/**
+ * Sends `signal` to each of `pids` still running: the writer's short-lived children (`ln`, `wc`)
+ * listed by ps may have ended before the signal, and an ended process holds nothing back.
+ */
+function signalLiving(pids: number[], signal: Deno.Signal): void {
+  for (const pid of pids) {
+    try {
+      Deno.kill(pid, signal);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}
+
 Deno.test("a shell wait ends with what the line printed even when the pane's log comes late", async () => {
   await using server = await TestServer.start();
   for (const tool of ["send_keys", "paste_text"]) {
@@ -29,10 +43,8 @@ Deno.test("a shell wait ends with what the line printed even when the pane's log
     await server.call("execute_command", { pane_id: pane.pane_id, command: "true" }); // the shell is drawn
     const writers = await processesOf(`${server.dir}/state`);
     assert.ok(writers.length > 0, "the pane's log writer is running");
-    for (const pid of writers) Deno.kill(pid, "SIGSTOP");
-    const resume = setTimeout(() => {
-      for (const pid of writers) Deno.kill(pid, "SIGCONT");
-    }, 700);
+    signalLiving(writers, "SIGSTOP");
+    const resume = setTimeout(() => signalLiving(writers, "SIGCONT"), 700);
     try {
       const sent = await server.call<{ trigger: string; output: string; already?: boolean }>(tool, {
         pane_id: pane.pane_id,
@@ -46,7 +58,7 @@ Deno.test("a shell wait ends with what the line printed even when the pane's log
       assert.equal(sent.output, `late-${tool}`, `${tool}: ${JSON.stringify(sent)}`);
     } finally {
       clearTimeout(resume);
-      for (const pid of writers) Deno.kill(pid, "SIGCONT");
+      signalLiving(writers, "SIGCONT");
     }
     await server.call("kill_pane", { pane_id: pane.pane_id });
   }
@@ -64,8 +76,8 @@ function withReadsDelayed<T>(pid: number, ms: number, during: () => Promise<T>):
 async function withLogHeld<T>(server: TestServer, ms: number, during: (release: () => void) => Promise<T>): Promise<T> {
   const writers = await processesOf(`${server.dir}/state`);
   assert.ok(writers.length > 0, "the pane's log writer is running");
-  for (const pid of writers) Deno.kill(pid, "SIGSTOP");
-  const release = () => writers.forEach((pid) => Deno.kill(pid, "SIGCONT"));
+  signalLiving(writers, "SIGSTOP");
+  const release = () => signalLiving(writers, "SIGCONT");
   const resume = setTimeout(release, ms);
   try {
     return await during(release);

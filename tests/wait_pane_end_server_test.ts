@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TestServer } from "./helpers/harness.ts";
 import { SshLab } from "./helpers/sshd.ts";
+import { labServer } from "./helpers/lab_server.ts";
 import { armWaits, type InFlight } from "./helpers/pane_end_matrix.ts";
 
 /**
@@ -36,32 +37,24 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const lab = await SshLab.start();
+    await using lab = await SshLab.start();
     const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
-    const server = await TestServer.start({
-      dir,
-      env: { TMUXWRIGHT_HOSTS: "alpha=alpha", TMUXWRIGHT_SSH_CONFIG: lab.configFile },
-    });
-    try {
-      // A program's exit on a host: no hook reaches this server there; its once-a-second check does.
-      const exiting = await armWaits(server, true, "alpha");
-      const exitsAt = performance.now() + 2_000;
-      for (const w of exiting.waits) {
-        const r = await w.done;
-        const after = Math.round(r.at - exitsAt);
-        assert.ok(after < WITHIN_MS, `${w.wait} on alpha ended ${after} ms after the exit: ${r.text}`);
-        assert.equal(r.isError, false, `${w.wait}: ${r.text}`);
-        assert.match(r.text, /"exit_code":3/, `${w.wait}: ${r.text}`);
-      }
-      const armed = await armWaits(server, false, "alpha");
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      const at = performance.now();
-      lab.relay("alpha").blackhole();
-      lab.relay("alpha").cut();
-      await endedBy(armed.waits, at, /^HOST_UNREACHABLE: Host "alpha"/);
-    } finally {
-      await server.close();
-      await lab.close();
+    await using server = await labServer(lab, ["alpha"], { dir });
+    // A program's exit on a host: no hook reaches this server there; its once-a-second check does.
+    const exiting = await armWaits(server, true, "alpha");
+    const exitsAt = performance.now() + 2_000;
+    for (const w of exiting.waits) {
+      const r = await w.done;
+      const after = Math.round(r.at - exitsAt);
+      assert.ok(after < WITHIN_MS, `${w.wait} on alpha ended ${after} ms after the exit: ${r.text}`);
+      assert.equal(r.isError, false, `${w.wait}: ${r.text}`);
+      assert.match(r.text, /"exit_code":3/, `${w.wait}: ${r.text}`);
     }
+    const armed = await armWaits(server, false, "alpha");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const at = performance.now();
+    lab.relay("alpha").blackhole();
+    lab.relay("alpha").cut();
+    await endedBy(armed.waits, at, /^HOST_UNREACHABLE: Host "alpha"/);
   },
 });

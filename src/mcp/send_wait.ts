@@ -7,7 +7,7 @@ import { budgetFields, budgetFrom, callText, fitShown } from "./budget.ts";
 import { stateResult } from "./results.ts";
 import { inputFields } from "./question.ts";
 import { paneExitFields } from "./pane_end.ts";
-import { untilShellDrawn } from "./shell_start.ts";
+import { untilShellDrawn } from "../engine/exec/mod.ts";
 
 /** Input a tool sends, then waits on: watch_pane's triggers, from before the keys were sent. */
 export const waitArg = z.array(z.string().min(1).max(2_000)).min(1).max(16).optional().describe(

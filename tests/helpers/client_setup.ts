@@ -4,7 +4,7 @@
  * docs/install.md (the tests use exactly what users are told), and the isolation every test
  * adds after the documented command (its own tmux socket and state directory).
  */
-import { cleanEnv } from "./harness.ts";
+import { cleanEnv, runProgram } from "./harness.ts";
 import { installPackage } from "./agent_clients.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -67,22 +67,12 @@ export interface Ran {
 }
 
 /** Runs a client command to its end. */
-export async function runClient(
+export function runClient(
   command: string,
   args: string[],
   options: { env: Record<string, string>; cwd: string },
 ): Promise<Ran> {
-  const out = await new Deno.Command(command, {
-    args,
-    env: options.env,
-    clearEnv: true,
-    cwd: options.cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+  return runProgram(command, args, options);
 }
 
 /** A policy file in `dir` that asks before `printf` runs (what the elicitation tests call). */

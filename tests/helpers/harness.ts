@@ -45,6 +45,34 @@ export function taskPermissions(
   return { flags, args: taskArgs };
 }
 
+/** Runs a program to its end in exactly `env` (nothing inherited), stdin closed; its exit status and output. */
+export async function runProgram(
+  command: string,
+  args: string[],
+  options: { env: Record<string, string>; cwd?: string },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(command, {
+    args,
+    env: options.env,
+    clearEnv: true,
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
+/**
+ * Runs main.ts once (a CLI command such as doctor or attach, or a start that must fail) as `deno
+ * task start` would: the permission flags for its environment (or `flags`), in exactly that
+ * environment.
+ */
+export function runMain(args: string[], env: Record<string, string>, flags: string[] = startPermissions(env)) {
+  return runProgram(Deno.execPath(), ["run", ...flags, `${ROOT}main.ts`, ...args], { env });
+}
+
 /** A task that starts the server through the launcher: `sh src/launcher/tmuxwright.sh [ARGS]`. */
 const LAUNCHER_TASK = /^sh src\/launcher\/tmuxwright\.sh((?: [a-z]+)*)$/;
 

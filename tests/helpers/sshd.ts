@@ -231,6 +231,10 @@ export class SshLab {
     await this.sshd.status;
     await removeEventually(this.dir); // link scripts of links that just ended may still be finishing there
   }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
 }
 
 function freePort(): number {

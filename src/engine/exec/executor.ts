@@ -1,63 +1,33 @@
 import { cursorNow } from "../watch/mod.ts";
 import type { ProcessFacts } from "../facts/mod.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
-import { type Budget, outputBudget, type OutputSpool } from "../output/mod.ts";
+import { outputBudget, type OutputSpool } from "../output/mod.ts";
 import type { PaneOutput } from "../output/mod.ts";
-import { type BudgetedOutput, budgetedOutput } from "./budgeted.ts";
+import { budgetedOutput } from "./budgeted.ts";
 import type { PaneInfo } from "../panes/mod.ts";
-import { deadlineCame, stoppedBy, ToolError } from "../errors.ts";
+import { stoppedBy, ToolError } from "../errors.ts";
 import { PaneLocks } from "./pane_locks.ts";
-import { MarkerScanner, newMarkerId, quoteFor, statusProbeLine } from "./markers.ts";
+import { newMarkerId, quoteFor } from "./markers.ts";
 import type { ShellKind } from "./prompt.ts";
 import { type Prepared, Typist } from "./typist.ts";
-import { deadPaneStatus, foreground, shellKind } from "./shell.ts";
+import { deadPaneStatus } from "./shell.ts";
 import { type Job, JobTable } from "./jobs.ts";
 import { type Typed, wakeOn } from "./typed.ts";
 import { InputProbe } from "./input_probe.ts";
-import { type Asker, assertNotAsking, describeAsker } from "./question.ts";
+import { assertNotAsking, describeAsker } from "./question.ts";
 import type { PolicyGate } from "../policy/mod.ts";
 import type { PaneEnds } from "../watch/mod.ts";
-import { drained, watchEnd } from "./pane_end_wait.ts";
 import { endBeforeGoodbye } from "./goodbye.ts";
+import type { ExecOptions, ExecResult } from "./exec_result.ts";
+import { awaitCommand } from "./command_wait.ts";
+import { INTERRUPT_GRACE_MS, settleAfterInterrupt } from "./interrupt_settle.ts";
+import { probeStatus } from "./status_probe.ts";
+import { prepareWithin } from "./prompt_deadline.ts";
 
 export { type Typed, wakeOn };
 
-export interface ExecOptions {
-  timeoutMs: number;
-  /**
-   * When the call began (performance.now()): the timeout counts from there, so a wait for the
-   * pane's turn or its shell's prompt is part of it (default: when the command is typed).
-   */
-  startedAt?: number;
-  cwd?: string;
-  signal?: AbortSignal;
-  /** The pane was just created: wait for its shell's first prompt. */
-  fresh?: boolean;
-  /** Called about once a second while the command runs. */
-  onProgress?: (elapsedMs: number) => void;
-  /** The output returned (default: outputBudget()). */
-  budget?: Budget;
-}
-
-export interface ExecResult extends BudgetedOutput {
-  /** exited (exitCode set), input (it waits for the terminal), timeout, shell_exited. */
-  outcome: "exited" | "input" | "timeout" | "shell_exited";
-  exitCode: number | null;
-  timedOut: boolean;
-  durationMs: number;
-  /** After a timeout: whether Ctrl-C brought the shell back to its prompt. */
-  interrupted?: boolean;
-  /** The shell itself ended (the command ran `exit`). */
-  shellExited?: boolean;
-  /** Outcome input: where the rest of the command's output begins, and the program that asks. */
-  cursor?: string;
-  asker?: Asker;
-}
-
-const INTERRUPT_GRACE_MS = 2000;
 /** After the timeout, the shell's return is awaited this long before answering (the answer is due 1 s after it). */
 const SETTLE_GRACE_MS = 400;
-const TICK_MS = 250;
 /** A question holds this long (two answers, no output between): a brief read of the terminal is not one. */
 const QUESTION_HOLD_MS = 500;
 
@@ -112,33 +82,13 @@ export class Executor {
     }
   }
 
-  /**
-   * Waits for the pane's shell at its prompt, until the call's timeout: a shell still starting
-   * then is TIMEOUT naming it (nothing was typed), not an error of the pane.
-   */
-  async prepareWithin(
+  /** Waits for the pane's shell at its prompt within the call's timeout (prompt_deadline.ts). */
+  prepareWithin(
     pane: PaneInfo,
     what: string,
     options: Pick<ExecOptions, "timeoutMs" | "startedAt" | "signal" | "fresh">,
   ): Promise<Prepared> {
-    const until = (options.startedAt ?? performance.now()) + options.timeoutMs;
-    const timeout = AbortSignal.timeout(Math.max(0, until - performance.now()));
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    try {
-      return await this.typist.prepare(pane, `${what} in`, signal, options.fresh);
-    } catch (error) {
-      if (!signal.aborted) throw error;
-      if (options.signal?.aborted) throw stoppedBy(options.signal, `waiting for the shell in pane ${pane.paneId}`);
-      const state = options.fresh
-        ? "still starting (its start-up files run)"
-        : "not at its prompt yet (its start-up files or prompt hooks still run, or a program has the terminal)";
-      throw new ToolError(
-        "TIMEOUT",
-        `Cannot ${what} within timeout_ms (${options.timeoutMs} ms): the shell in pane ${pane.paneId} was ` +
-          `${state}; nothing was typed`,
-        `Call again with pane_id "${pane.paneId}" (a larger timeout_ms gives it more time).`,
-      );
-    }
+    return prepareWithin(this.typist, pane, what, options);
   }
 
   /** Types and follows one command until it ends, times out (Ctrl-C) or is cancelled. */
@@ -157,7 +107,9 @@ export class Executor {
       ? new InputProbe(this.proc, typed, pane, { holdMs: QUESTION_HOLD_MS, shellReads: true })
       : null;
     try {
-      const outcome = await this.#await(pane, typed, started, callStarted + options.timeoutMs, options, probe);
+      const deadline = callStarted + options.timeoutMs;
+      const waiting = { tmux: this.tmux, ends: this.ends };
+      const outcome = await awaitCommand(waiting, pane, typed, started, deadline, options, probe);
       const durationMs = Math.round(performance.now() - started);
       const { scanner } = typed;
       const output = (start: number, end: number) =>
@@ -221,107 +173,14 @@ export class Executor {
     return typed;
   }
 
-  async #await(
-    pane: PaneInfo,
-    typed: Typed,
-    started: number,
-    deadline: number,
-    options: ExecOptions,
-    probe: InputProbe | null,
-  ): Promise<"done" | "timeout" | "aborted" | "shell_gone" | "input"> {
-    const ended = watchEnd(this.ends, pane);
-    try {
-      return await this.#follow(pane, typed, started, deadline, options, ended, probe);
-    } finally {
-      ended.stop();
-    }
-  }
-
-  async #follow(
-    pane: PaneInfo,
-    typed: Typed,
-    started: number,
-    deadline: number,
-    options: ExecOptions,
-    ended: ReturnType<typeof watchEnd>,
-    probe: InputProbe | null,
-  ): Promise<"done" | "timeout" | "aborted" | "shell_gone" | "input"> {
-    let nextProgress = started + 1000;
-    let nextTick = started + TICK_MS;
-    // Whether the shell itself ended, asked aside every TICK_MS: an end mark never waits for the answer.
-    let asking: Promise<void> | null = null;
-    let gone = false;
-    for (;;) {
-      if (typed.scanner.end) return "done";
-      if (options.signal?.aborted) return deadlineCame(options.signal) ? "timeout" : "aborted";
-      if (gone) return "shell_gone";
-      if (ended.end) {
-        // The pane was removed or tmux ended: PANE_GONE / TMUX_UNAVAILABLE. Its shell exited: as `exit` does.
-        if (ended.end.kind !== "exited") throw ended.end.error;
-        await drained(typed, pane);
-        if (typed.scanner.end) return "done";
-        return "shell_gone";
-      }
-      probe?.tick();
-      if (probe?.waiting) return "input";
-      const now = performance.now();
-      if (now >= deadline) return "timeout";
-      if (now >= nextTick && asking === null) {
-        nextTick = now + TICK_MS;
-        asking = foreground(this.tmux, typed.paneId)
-          .then((state) => void (gone = state.dead && !(state.gone && this.ends)), () => {}) // removed: PANE_GONE
-          .finally(() => asking = null);
-      }
-      if (now >= nextProgress) {
-        options.onProgress?.(now - started);
-        nextProgress += 1000;
-      }
-      const wake = Math.min(nextTick, deadline, nextProgress, probe?.nextAt ?? Infinity) - now;
-      const answered = probe?.answered() ?? new Promise<void>(() => {});
-      const events = [typed.changed(), answered, ended.seen, asking ?? new Promise<void>(() => {})];
-      await wakeOn(Promise.race(events), wake, options.signal);
-    }
-  }
-
-  /**
-   * After Ctrl-C: waits for the end marker or the shell's prompt; false if the command kept running
-   * (the job table goes on following it). Back at the prompt without a marker, the status is lost.
-   */
-  async #settle(pane: PaneInfo, typed: Typed, deadline = performance.now() + INTERRUPT_GRACE_MS): Promise<boolean> {
-    while (performance.now() < deadline) {
-      if (typed.scanner.end) return true;
-      const state = await foreground(this.tmux, pane.paneId);
-      // Back at the shell: the program that was there when the command was typed (`sh -c` in a dash pane is not).
-      if (state.dead || (shellKind(state.command) && state.command === typed.shellName)) {
-        if (!state.dead) this.jobs.current(pane.paneId)?.record(null);
-        return !state.dead;
-      }
-      await wakeOn(typed.changed(), 10);
-    }
-    return false;
+  /** After Ctrl-C: the shell back at its prompt (interrupt_settle.ts). */
+  #settle(pane: PaneInfo, typed: Typed, deadline?: number): Promise<boolean> {
+    return settleAfterInterrupt(this.tmux, this.jobs, pane, typed, deadline);
   }
 
   /** Types a status probe at the prompt (the shell keeps `$?` of the last command); null if none comes. */
-  async probeStatus(pane: PaneInfo, kind: ShellKind, timeoutMs = 1000): Promise<number | null> {
-    const id = newMarkerId(++this.#markers);
-    const scanner = new MarkerScanner(id, false);
-    let received = 0;
-    let wake = () => {};
-    const subscription = await this.output.subscribe(pane, (bytes) => {
-      if (scanner.push(bytes, received)) wake();
-      received += bytes.length;
-    });
-    try {
-      const seen = new Promise<void>((resolve) => wake = resolve);
-      await this.tmux.batch([
-        ["send-keys", "-t", pane.paneId, "-l", "--", statusProbeLine(kind, id)],
-        ["send-keys", "-t", pane.paneId, "Enter"],
-      ]);
-      await wakeOn(seen, timeoutMs);
-      return scanner.end?.status ?? null;
-    } finally {
-      subscription.close();
-    }
+  probeStatus(pane: PaneInfo, kind: ShellKind, timeoutMs = 1000): Promise<number | null> {
+    return probeStatus(this.tmux, this.output, newMarkerId(++this.#markers), pane, kind, timeoutMs);
   }
 }
 

@@ -9,6 +9,8 @@ export type { ShellKind };
 /** How long a new pane's shell may take to draw its first prompt before we type anyway. */
 export const PROMPT_GRACE_MS = 10_000;
 const POLL_MS = 2;
+/** How often `untilShellDrawn` looks (a round trip on a host). */
+const DRAWN_POLL_MS = 20;
 /** How long a program must hold a pane's terminal before the pane is busy. */
 const BUSY_SETTLE_MS = 100;
 
@@ -75,6 +77,23 @@ export async function waitForPrompt(
     }
     if (signal?.aborted) signal.throwIfAborted();
     await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/**
+ * A shell this server started a moment ago may not have drawn its first prompt yet; an integrated
+ * shell marks that prompt, and a `shell` wait of send_keys begun before it would take it for the
+ * end of the input just sent (found by the randomized stress: `output: ""` at once). Resolves once
+ * the shell has drawn something (`drawn`, as `waitForPrompt` reads it) or its pane died, within
+ * PROMPT_GRACE_MS of the shell's start; at once for a pane whose shell this server did not start.
+ */
+export async function untilShellDrawn(tmux: TmuxServer, pane: PaneInfo, signal?: AbortSignal): Promise<void> {
+  if (pane.shellSince === null) return;
+  const deadline = pane.shellSince + PROMPT_GRACE_MS;
+  while (Date.now() < deadline && !signal?.aborted) {
+    const state = await foreground(tmux, pane.paneId);
+    if (state.drawn || state.dead) return;
+    await new Promise((r) => setTimeout(r, DRAWN_POLL_MS));
   }
 }
 

@@ -38,7 +38,10 @@ export interface ForegroundState {
   /** Name of the foreground program. */
   command: string;
   panePid: number | null;
-  /** Something was drawn (a prompt): cursor moved or history exists. */
+  /**
+   * Something was drawn (a prompt): the cursor left the top-left corner, or lines scrolled into
+   * history. The one check of "the shell has drawn" (the prompt waits of exec and of send_keys).
+   */
   drawn: boolean;
 }
 

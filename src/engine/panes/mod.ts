@@ -2,7 +2,9 @@
  * Panes: the workspace session that owns the panes this server creates, what tmux says about a
  * pane (`PaneInfo`), resolving what an agent passes as `pane_id`, capturing output, and pasting.
  */
-export { type CreatedPane, type CreatePaneOptions, Workspace, type WorkspaceRole } from "./workspace.ts";
+export { Workspace } from "./workspace.ts";
+export type { WorkspaceRole } from "./workspace_role.ts";
+export type { CreatedPane, CreatePaneOptions } from "./pane_create.ts";
 export { type WorkspaceFactory, WorkspaceOwner } from "./workspace_owner.ts";
 export { listPanes, type PaneInfo } from "./panes.ts";
 export { PAGER_DEFAULTS, paneEnvironment } from "./pane_env.ts";
