@@ -1,4 +1,5 @@
 import { escapeFormat } from "./quote.ts";
+import { TmuxError } from "./errors.ts";
 
 /** What a script run by `TmuxServer.runShell` printed, and how it exited. */
 export interface ShellResult {
@@ -27,6 +28,7 @@ export function shellScriptCommands(script: string, buffer: string): string[][] 
 /** The buffer's text back into stdout and status (the trailer's own newline is not the script's). */
 export function parseShellResult(text: string): ShellResult {
   const at = text.lastIndexOf(`\n${TRAILER}`);
-  if (at < 0) throw new Error("run-shell script did not finish (no status line)");
+  // The job went with its tmux server (killed or exited while the script ran).
+  if (at < 0) throw new TmuxError("server_gone", "tmux ended while a run-shell script was running");
   return { stdout: text.slice(0, at), status: Number.parseInt(text.slice(at + 1 + TRAILER.length), 10) };
 }

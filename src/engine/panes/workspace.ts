@@ -215,10 +215,9 @@ export class Workspace {
       return;
     }
     const lock = this.#lock === null ? null : await this.#lock;
-    const sessionId = this.#sessionId;
-    if (sessionId !== null) {
+    if (this.#sessionId !== null) { // a session was made
       const { instance, role: { hub } } = this;
-      await endLocalWorkspace(this.config, this.tmux, { instance, hub, sessionName: this.#sessionName, sessionId });
+      await endLocalWorkspace(this.config, this.tmux, { instance, hub, sessionName: this.#sessionName });
     }
     // Released last: until the workspace is gone or marked kept, nobody may take it for dead.
     await lock?.release();

@@ -10,7 +10,6 @@ export interface EndingWorkspace {
   instance: string;
   hub: boolean;
   sessionName: string;
-  sessionId: string;
 }
 
 /**
@@ -24,15 +23,19 @@ export async function endLocalWorkspace(
   workspace: EndingWorkspace,
 ): Promise<void> {
   const socket = config.socketArgs;
+  // By name, and only while it is this owner's: a session id names another session once tmux has
+  // restarted (ids start again at $0), and a workspace idle since then still holds its old one.
+  const name = workspace.sessionName;
   if (config.keep) {
-    await tmuxOneShot([...socket, "set-option", "-t", workspace.sessionId, WORKSPACE_OPTIONS.kept, "1"]);
+    await tmuxOneShot([...socket, "set-option", "-t", `=${name}:`, WORKSPACE_OPTIONS.kept, "1"]);
   } else if (config.isolated && workspace.hub) {
     await tmuxOneShot([...socket, "kill-server"]);
   } else {
     await tmux.guarded(await killOwnedElsewhere(socket, workspace.instance, workspace.sessionName));
     if (workspace.hub) await stopForeignLogs(config, workspace.instance);
     // Already gone (tmux restarted, a person killed it): nothing is left to end.
-    await tmux.guarded([["kill-session", "-t", workspace.sessionId]]).catch((error) => {
+    const ours = `#{==:#{${WORKSPACE_OPTIONS.instance}},${workspace.instance}}`;
+    await tmux.guarded([["if-shell", "-F", "-t", `=${name}:`, ours, `kill-session -t =${name}`]]).catch((error) => {
       if (!(error instanceof TmuxError && error.kind === "target_gone")) throw error;
     });
   }
