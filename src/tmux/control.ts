@@ -6,6 +6,7 @@ import { modeExitBefore } from "./key_guard.ts";
 import { replyBlocks } from "./reply_blocks.ts";
 import { childIo, type ControlIo } from "./control_io.ts";
 import { openLocalLink } from "./local_link.ts";
+import { adaptCommand, DIALECT_PROBES, dialectFrom, readReply, type TmuxDialect, UNPROBED } from "./dialect.ts";
 
 export interface ControlHandlers {
   notification?(name: string, args: string): void;
@@ -90,6 +91,7 @@ export class ControlClient {
   /** Settles when tmux says this client is attached (`%session-changed`), or rejects when it ends first. */
   readonly #attached = Promise.withResolvers<void>();
   #serverIdentity = "";
+  #dialect: TmuxDialect = UNPROBED;
   readonly closed: Promise<void>;
   #name = "";
 
@@ -193,8 +195,17 @@ export class ControlClient {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       // The proof names the tmux server (pid and start): a link tells a restarted one from the same.
-      const proof = Promise.all([client.run(["display-message", "-p", SERVER_IDENTITY]), client.#attached.promise])
-        .then(([[identity]]) => void (client.#serverIdentity = identity ?? ""))
+      // The dialect's probes go in the same write: what this server does differently costs no round trip.
+      const [identity, version, paste] = client.runMany([
+        ["display-message", "-p", SERVER_IDENTITY],
+        ...DIALECT_PROBES,
+      ]);
+      const refusal = paste.then(() => "", (error: Error) => error.message);
+      const proof = Promise.all([identity, version, refusal, client.#attached.promise])
+        .then(([[identity], [version], refusal]) => {
+          client.#serverIdentity = identity ?? "";
+          client.#dialect = dialectFrom(version ?? "", refusal);
+        })
         // Its own name, asked once attached: before, the format has no client to name.
         .then(() => client.run(["display-message", "-p", "#{client_name}"]))
         .then(([name]) => void (client.#name = name ?? ""));
@@ -215,6 +226,11 @@ export class ControlClient {
   /** The tmux server this client reached: its pid and start time (another value: another server). */
   get serverIdentity(): string {
     return this.#serverIdentity;
+  }
+
+  /** What this client's tmux server does differently from other releases (src/tmux/dialect.ts). */
+  get dialect(): TmuxDialect {
+    return this.#dialect;
   }
 
   /** tmux's name for this client (`client-<pid>`), to target it exactly with `-t`. */
@@ -241,7 +257,8 @@ export class ControlClient {
     onReply: readonly ((() => void) | undefined)[] = [],
   ): Promise<string[]>[] {
     if (commands.length === 0) return []; // nothing to write: an empty line would detach the client
-    const lines = commands.map(commandLine);
+    const adapted = commands.map((command) => adaptCommand(this.#dialect, command));
+    const lines = adapted.map((a) => commandLine(a.command));
     const blocks = commands.map(replyBlocks); // before anything is queued: a refusal leaves no trace
     if (this.#closedReason !== null) {
       const reason = this.#closedReason;
@@ -258,7 +275,8 @@ export class ControlClient {
         written.push(commandLine(modeExit));
         this.#pending.push({ line: written.at(-1)!, sentAt, resolve: () => {}, reject: () => {} });
       }
-      const { promise, resolve, reject } = Promise.withResolvers<string[]>();
+      const { promise, resolve: settle, reject } = Promise.withResolvers<string[]>();
+      const resolve = (lines: string[]) => settle(readReply(adapted[i], lines));
       if (blocks[i] === 2) {
         // if-shell: its own (empty) block, then its branch's, which never comes when if-shell failed.
         let first: string[] = [];

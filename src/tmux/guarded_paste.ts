@@ -19,7 +19,8 @@ export async function pasteBufferIfAlive(
   options: { keep?: boolean } = {},
 ): Promise<boolean> {
   if (!PANE_ID.test(paneId) || !BUFFER.test(buffer)) throw new RangeError("invalid pane id or buffer name");
-  const paste = `paste-buffer ${options.keep ? "" : "-d "}${bracketed ? "-p " : ""}-b ${buffer} -t ${paneId}`;
+  const raw = (await tmux.dialect()).pasteNeedsRaw ? "-S " : ""; // 3.7+ would pass the text through vis(3)
+  const paste = `paste-buffer ${raw}${options.keep ? "" : "-d "}${bracketed ? "-p " : ""}-b ${buffer} -t ${paneId}`;
   const out = await tmux.oneShot("if-shell", "-F", "-t", paneId, "#{pane_dead}", "display-message -p dead", paste);
   return out.trim() !== "dead";
 }

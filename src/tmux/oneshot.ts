@@ -1,4 +1,6 @@
 import { classifyTmuxError, TmuxError } from "./errors.ts";
+import { adaptCommand } from "./dialect.ts";
+import { unvisLines } from "./printed.ts";
 
 /**
  * `-u`: a tmux client started without a UTF-8 locale (MCP clients often pass no LANG) prints
@@ -19,6 +21,26 @@ export interface OneShotResult {
  */
 export const ONE_SHOT_LIMIT_MS = 30_000;
 
+/** tmux's own options that take a value (`-L NAME`, `-S PATH`, `-f FILE`, `-c COMMAND`, `-T FEATURES`). */
+const VALUED = new Set(["-L", "-S", "-f", "-c", "-T"]);
+
+/**
+ * One-shot arguments as a tmux of any version needs them: each command's format adapted
+ * (src/tmux/dialect.ts: a one-shot client does not know its server's version, so formats are
+ * read the same way on all), and whether the output is read with tmux's escapes undone.
+ */
+export function adaptOneShot(args: readonly string[]): { args: string[]; unescape: boolean } {
+  let at = 0;
+  while (at < args.length && args[at].startsWith("-") && args[at] !== ";") at += VALUED.has(args[at]) ? 2 : 1;
+  const commands: string[][] = [[]];
+  for (const arg of args.slice(at)) arg === ";" ? commands.push([]) : commands.at(-1)!.push(arg);
+  const adapted = commands.filter((c) => c.length > 0).map((c) => adaptCommand("unknown", c));
+  return {
+    args: [...args.slice(0, at), ...adapted.flatMap((a, i) => i === 0 ? a.command : [";", ...a.command])],
+    unescape: adapted.some((a) => a.unescape),
+  };
+}
+
 /**
  * Runs one tmux process with an argument vector (never a shell). Used before a session exists,
  * for shutdown, and for anything that must not block the shared control connection.
@@ -28,10 +50,11 @@ export async function tmuxOneShot(
   stdin?: Uint8Array,
   limitMs = ONE_SHOT_LIMIT_MS,
 ): Promise<OneShotResult> {
+  const adapted = adaptOneShot(args);
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("tmux", {
-      args: [...UTF8, ...args],
+      args: [...UTF8, ...adapted.args],
       stdin: stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
@@ -65,7 +88,12 @@ export async function tmuxOneShot(
     );
   }
   const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+  const stdout = decoder.decode(out.stdout);
+  return {
+    code: out.code,
+    stdout: adapted.unescape ? unvisLines(stdout) : stdout,
+    stderr: decoder.decode(out.stderr),
+  };
 }
 
 /** Like tmuxOneShot, but a non-zero exit becomes a classified TmuxError. */

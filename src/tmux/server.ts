@@ -7,6 +7,8 @@ import { parseShellResult, type ShellResult, shellScriptCommands } from "./run_s
 import { Backoff } from "./backoff.ts";
 import { tmuxWords, underHostLock } from "./host_session_lock.ts";
 import { notifiesEveryClient } from "./notifying.ts";
+import { adaptCommand, type TmuxDialect, UNPROBED } from "./dialect.ts";
+import { unvis } from "./printed.ts";
 
 /** What happened to the connection, for the server's log: (re)connects, losses, slow commands. */
 export type TmuxStatus =
@@ -124,6 +126,19 @@ export class TmuxServer {
     return this.#connections;
   }
 
+  /**
+   * What this tmux server does differently from other releases, as its control connection's
+   * probes found (src/tmux/dialect.ts); connects first when it is not open.
+   */
+  async dialect(): Promise<TmuxDialect> {
+    return (await this.#connection()).dialect;
+  }
+
+  /** The dialect as known now, without connecting (UNPROBED before the first connection). */
+  get knownDialect(): TmuxDialect {
+    return this.#client?.dialect ?? UNPROBED;
+  }
+
   /** Opens the control connection now (a remote link: connects, or throws why it cannot). */
   async connect(): Promise<void> {
     await this.#connection();
@@ -208,7 +223,12 @@ export class TmuxServer {
   }
 
   async #underLock(commands: readonly string[][]): Promise<string[]> {
-    const body = `o=$(${tmuxWords(commands)} 2>&1) || { echo "${FAILED}$o"; exit 1; }; echo "$o"`;
+    // Run by a tmux client of the server's own version, whichever it is: formats read the same on all.
+    const adapted = commands.map((command) => adaptCommand("unknown", command));
+    const words = tmuxWords(adapted.map((a) => a.command));
+    // printf, not echo: dash's echo reads backslashes in what tmux printed as escapes.
+    const body = `P=$(printf '\\045'); o=$(${words} 2>&1) || { printf "$P"'s\\n' "${FAILED}$o"; exit 1; }; ` +
+      `printf "$P"'s\\n' "$o"`;
     const result = await this.runShell(underHostLock(body, GUARDED_TRIES));
     const lines = result.stdout.split("\n").filter((line, i, all) => line !== "" || i < all.length - 1);
     if (result.status === 75) {
@@ -218,7 +238,7 @@ export class TmuxServer {
     const failed = lines.findIndex((line) => line.startsWith(FAILED));
     if (failed >= 0) throw classifyTmuxError(lines.slice(failed).join("\n").slice(FAILED.length));
     if (result.status !== 0) throw new TmuxError("command_failed", `guarded step ended with status ${result.status}`);
-    return lines;
+    return adapted.some((a) => a.unescape) ? lines.map(unvis) : lines;
   }
 
   async #unchecked(commands: readonly string[][]): Promise<string[][]> {

@@ -1,6 +1,8 @@
 import type * as z from "zod";
 import { CallToolResultSchema, Client, StdioClientTransport } from "./sdk_client.ts";
 import { launchFlags } from "../../src/launcher/mod.ts";
+import { adaptOneShot } from "../../src/tmux/oneshot.ts";
+import { unvisLines } from "../../src/tmux/printed.ts";
 
 /** A notification schema as the SDK client takes it: an object with a literal `method`. */
 type NotificationSchema = z.ZodObject<{ method: z.ZodLiteral<string> }>;
@@ -260,8 +262,10 @@ export async function tmuxAt(socket: string, ...args: string[]) {
 const CLIENT_HANG_MS = 15_000;
 
 async function runTmuxClient(socket: string, args: string[]) {
+  // Formats read the same on every tmux release (tmux 3.4 and 3.5a escape printed lines), as the server reads them.
+  const adapted = adaptOneShot(["-S", socket, ...args]);
   const child = new Deno.Command("tmux", {
-    args: ["-S", socket, ...args],
+    args: adapted.args,
     env: cleanEnv(),
     stdin: "null",
     stdout: "piped",
@@ -279,7 +283,8 @@ async function runTmuxClient(socket: string, args: string[]) {
     return null;
   }
   const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  const stdout = dec.decode(out.stdout);
+  return { code: out.code, stdout: adapted.unescape ? unvisLines(stdout) : stdout, stderr: dec.decode(out.stderr) };
 }
 
 /** Waits for a condition with a deadline (never a fixed sleep); returns the last value seen. */
