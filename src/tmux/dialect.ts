@@ -33,7 +33,9 @@ export const DIALECT_PROBES: readonly (readonly string[])[] = [
 /** The dialect from the probes' replies: the version line, and the paste's refusal. */
 export function dialectFrom(versionLine: string, pasteRefusal: string): TmuxDialect {
   const printsEscaped = versionLine.endsWith("\\001");
-  const version = printsEscaped ? versionLine.slice(0, -4) : versionLine.slice(0, versionLine.endsWith("\x01") ? -1 : undefined);
+  const version = printsEscaped
+    ? versionLine.slice(0, -4)
+    : versionLine.slice(0, versionLine.endsWith("\x01") ? -1 : undefined);
   return { version, printsEscaped, pasteNeedsRaw: !/unknown flag|usage/i.test(pasteRefusal) };
 }
 
