@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cleanEnv, TestServer, tmuxAt, until } from "./helpers/harness.ts";
+import { cleanEnv, TestServer, tmuxAt, tmuxVersion, until } from "./helpers/harness.ts";
 
 async function tmuxOut(server: TestServer, ...args: string[]): Promise<string> {
   const out = await server.tmux(...args);
@@ -97,6 +97,11 @@ Deno.test("notify says nobody saw it without a client, and shows the message in 
       (r) => r.stdout.includes("0"),
     );
     const message = "build #{pane_id} done $HOME";
+    if ((await tmuxVersion()).startsWith("3.2")) {
+      // tmux 3.2's display-message cannot aim at a client: refused, never shown to the wrong one.
+      assert.match(await server.callError("notify", { text: message }), /cannot show a message to one client/);
+      return;
+    }
     const shown = await server.call<{ delivered: boolean; clients: { session: string }[] }>("notify", {
       text: message,
       duration_ms: 5000,

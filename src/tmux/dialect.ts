@@ -6,6 +6,7 @@
  * The causes, with the releases they concern, are in docs/DECISIONS.md ("Every tmux people run").
  */
 import { doubledBackslashes, unvis } from "./printed.ts";
+import { TmuxError } from "./errors.ts";
 
 export interface TmuxDialect {
   /** As the server names itself (`#{version}`): "3.3a", "3.7c", "next-3.8", "master". */
@@ -14,7 +15,17 @@ export interface TmuxDialect {
   readonly printsEscaped: boolean;
   /** paste-buffer passes a buffer through vis(3) unless given -S (3.7 and later): an ESC would arrive as `^[`. */
   readonly pasteNeedsRaw: boolean;
+  /**
+   * 3.2: a new window takes the size of the client whose command made it (80x24 for a control or
+   * one-shot client), not its session's default-size: such windows are resized after (window_size.ts).
+   */
+  readonly windowsTakeClientSize: boolean;
+  /** 3.2: display-message reads `-c` as a flag without a value, so a message cannot be aimed at one client. */
+  readonly displayHasNoClientFlag: boolean;
 }
+
+/** The size tmuxwright's sessions give their windows (`default-size`, or `-x`/`-y` where it makes them). */
+export const WINDOW_SIZE = { width: 200, height: 50 } as const;
 
 /** The oldest release tmuxwright runs on (its control mode, formats and hooks). */
 export const OLDEST_TMUX = "3.2";
@@ -36,11 +47,32 @@ export function dialectFrom(versionLine: string, pasteRefusal: string): TmuxDial
   const version = printsEscaped
     ? versionLine.slice(0, -4)
     : versionLine.slice(0, versionLine.endsWith("\x01") ? -1 : undefined);
-  return { version, printsEscaped, pasteNeedsRaw: !/unknown flag|usage/i.test(pasteRefusal) };
+  const release = releaseOf(version);
+  const before33 = release !== null && release < 303;
+  return {
+    version,
+    printsEscaped,
+    pasteNeedsRaw: !/unknown flag|usage/i.test(pasteRefusal),
+    windowsTakeClientSize: before33,
+    displayHasNoClientFlag: before33,
+  };
 }
 
 /** Until a server has answered the probes: nothing adapted, and a format's reply read as tmux versions without escapes print it. */
-export const UNPROBED: TmuxDialect = { version: "unknown", printsEscaped: false, pasteNeedsRaw: false };
+export const UNPROBED: TmuxDialect = {
+  version: "unknown",
+  printsEscaped: false,
+  pasteNeedsRaw: false,
+  windowsTakeClientSize: false,
+  displayHasNoClientFlag: false,
+};
+
+/** A release as major × 100 + minor (302 for "3.2a"); null for master, "next-" builds and schemes not known. */
+function releaseOf(version: string): number | null {
+  if (/^master$|^next-/.test(version)) return null;
+  const match = /^(\d+)\.(\d+)/.exec(version);
+  return match ? Number(match[1]) * 100 + Number(match[2]) : null;
+}
 
 /** Commands whose printed reply is not a printed line but the data itself (never escaped). */
 const RAW_OUTPUT = new Set(["capture-pane", "show-buffer", "save-buffer"]);
@@ -80,6 +112,16 @@ export interface Adapted {
 export function adaptCommand(dialect: TmuxDialect | "unknown", command: readonly string[]): Adapted {
   const out = [...command];
   if (out[0] === "paste-buffer" && dialect !== "unknown" && dialect.pasteNeedsRaw) out.splice(1, 0, "-S");
+  if (out[0] === "display-message" && dialect !== "unknown" && dialect.displayHasNoClientFlag) {
+    const [flag, end] = [out.indexOf("-c"), out.indexOf("--")];
+    if (flag > 0 && (end < 0 || flag < end)) {
+      throw new TmuxError(
+        "command_failed",
+        `tmux ${dialect.version} cannot show a message to one client (its display-message -c takes no client); ` +
+          "tmux 3.3 or newer can",
+      );
+    }
+  }
   if (RAW_OUTPUT.has(out[0])) return { command: out, unescape: false };
   const escaped = dialect === "unknown" || dialect.printsEscaped;
   const at = formatIndex(out);
@@ -94,11 +136,8 @@ export function readReply(adapted: Adapted, lines: string[]): string[] {
   return adapted.unescape ? lines.map(unvis) : lines;
 }
 
-/** Whether a version tmux names is at least `OLDEST_TMUX` ("next-3.8" and "master" are). */
+/** Whether a version tmux names is at least `OLDEST_TMUX` (master, "next-" builds and unknown schemes are not refused on a guess). */
 export function supportedVersion(version: string): boolean {
-  if (/^master$|^next-/.test(version)) return true;
-  const match = /(\d+)\.(\d+)/.exec(version);
-  if (!match) return true; // an unknown scheme (a distribution's own): not refused on a guess
-  const [major, minor] = [Number(match[1]), Number(match[2])];
-  return major > 3 || (major === 3 && minor >= 2);
+  const release = releaseOf(version.replace(/^tmux /, ""));
+  return release === null || release >= releaseOf(OLDEST_TMUX)!;
 }

@@ -18,6 +18,8 @@
  * `!` or `%`: csh expands `!` even in single quotes) and into run-shell scripts.
  */
 
+import { WINDOW_SIZE } from "./dialect.ts";
+
 /** The lock's name in the user's tmux directory on the host (a symbolic link while held). */
 export const HOST_LOCK_NAME = "tmuxwright-lock";
 
@@ -121,7 +123,7 @@ export function linkScript(attach: LinkAttach): string {
   const hub = attach.makeHub
     ? [
       // The hub's first pane is marked as the hub's from the start: no listing shows it, whoever dialled.
-      `${tmux} has-session -t =${session} 2>/dev/null || { ${tmux} new-session -d -s ${session} -x 200 -y 50 && ` +
+      `${tmux} has-session -t =${session} 2>/dev/null || { ${tmux} new-session -d -s ${session} -x ${WINDOW_SIZE.width} -y ${WINDOW_SIZE.height} && ` +
       `${tmux} set-option -p -t =${session}: @tmuxwright_hub 1; } || { tw_unlock; exit 1; }`,
     ]
     : [];

@@ -9,6 +9,7 @@ import { tmuxWords, underHostLock } from "./host_session_lock.ts";
 import { notifiesEveryClient } from "./notifying.ts";
 import { adaptCommand, type TmuxDialect, UNPROBED } from "./dialect.ts";
 import { unvis } from "./printed.ts";
+import { markNewWindow, resizeCommands, takeMarks } from "./window_size.ts";
 
 /** What happened to the connection, for the server's log: (re)connects, losses, slow commands. */
 export type TmuxStatus =
@@ -149,7 +150,9 @@ export class TmuxServer {
     unguardedOnly([args]);
     const client = await this.#connection();
     this.#sendListeners.forEach((l) => l([args]));
-    return this.#timed(client, args);
+    const marked = markNewWindow(client.dialect, args);
+    const lines = await this.#timed(client, marked ?? args);
+    return marked ? await this.#sized(lines) : lines;
   }
 
   /** Runs several commands pipelined in one write; resolves when all replied (rejects on the first error). */
@@ -172,7 +175,18 @@ export class TmuxServer {
     const client = await this.#connection();
     this.#sendListeners.forEach((l) => l(commands));
     const started = performance.now();
-    return client.runMany(commands, onReply).map((reply, i) => this.#timedReply(reply, commands[i], started));
+    const marked = commands.map((command) => markNewWindow(client.dialect, command));
+    return client.runMany(marked.map((m, i) => m ?? commands[i]), onReply).map((reply, i) => {
+      const timed = this.#timedReply(reply, commands[i], started);
+      return marked[i] ? timed.then((lines) => this.#sized(lines)) : timed;
+    });
+  }
+
+  /** A reply without its new windows' marks, once those windows have their size (src/tmux/window_size.ts). */
+  async #sized(lines: string[]): Promise<string[]> {
+    const { lines: rest, windows } = takeMarks(lines);
+    if (windows.length > 0) await this.batch(windows.flatMap(resizeCommands)).catch(() => {}); // a window gone meanwhile
+    return rest;
   }
 
   /**
@@ -224,7 +238,8 @@ export class TmuxServer {
 
   async #underLock(commands: readonly string[][]): Promise<string[]> {
     // Run by a tmux client of the server's own version, whichever it is: formats read the same on all.
-    const adapted = commands.map((command) => adaptCommand("unknown", command));
+    const marked = commands.map((command) => markNewWindow(this.knownDialect, command) ?? command);
+    const adapted = marked.map((command) => adaptCommand("unknown", command));
     const words = tmuxWords(adapted.map((a) => a.command));
     // printf, not echo: dash's echo reads backslashes in what tmux printed as escapes.
     const body = `P=$(printf '\\045'); o=$(${words} 2>&1) || { printf "$P"'s\\n' "${FAILED}$o"; exit 1; }; ` +
@@ -238,15 +253,18 @@ export class TmuxServer {
     const failed = lines.findIndex((line) => line.startsWith(FAILED));
     if (failed >= 0) throw classifyTmuxError(lines.slice(failed).join("\n").slice(FAILED.length));
     if (result.status !== 0) throw new TmuxError("command_failed", `guarded step ended with status ${result.status}`);
-    return adapted.some((a) => a.unescape) ? lines.map(unvis) : lines;
+    return await this.#sized(adapted.some((a) => a.unescape) ? lines.map(unvis) : lines);
   }
 
   async #unchecked(commands: readonly string[][]): Promise<string[][]> {
     const client = await this.#connection();
     this.#sendListeners.forEach((l) => l(commands));
     const started = performance.now();
+    const marked = commands.map((command) => markNewWindow(client.dialect, command) ?? command);
     const settled = await Promise.allSettled(
-      client.runMany(commands).map((reply, i) => this.#timedReply(reply, commands[i], started)),
+      client.runMany(marked).map((reply, i) =>
+        this.#timedReply(reply, commands[i], started).then((l) => this.#sized(l))
+      ),
     );
     const failed = settled.find((s) => s.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;

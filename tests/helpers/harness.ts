@@ -304,3 +304,9 @@ export async function until<T>(
   }
   return value;
 }
+
+/** The version of the tmux on PATH (`3.3a`, `3.7c`, `next-3.8`): the suite runs on each release (.ci/run). */
+export async function tmuxVersion(): Promise<string> {
+  const out = await new Deno.Command("tmux", { args: ["-V"], stdout: "piped", stderr: "null" }).output();
+  return new TextDecoder().decode(out.stdout).trim().replace(/^tmux /, "");
+}

@@ -101,6 +101,7 @@ export class PaneMaker {
     const logPath = logPathFor(config.stateDir, config.pid, pane.paneId, tmux.host);
     const setups: string[][] = [
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_owner", String(config.pid)],
+      ...(pane.pid === null ? [] : [["set-option", "-p", "-t", pane.paneId, "@tmuxwright_pid", String(pane.pid)]]),
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_instance", home.instance],
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_workspace", home.sessionName],
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_log", encodeName(logPath)],

@@ -30,7 +30,10 @@ export async function respawnPane(
     : options.command === undefined
     ? []
     : ["--", options.command];
-  await tmux.guarded([["respawn-pane", "-k", "-t", pane.paneId, ...cwd, ...program]]);
+  const respawn = ["respawn-pane", "-k", "-t", pane.paneId, ...cwd, ...program];
+  // An owned pane keeps its process's pid for when tmux no longer reports it (panes.ts).
+  const keepPid = ["set-option", "-F", "-p", "-t", pane.paneId, "@tmuxwright_pid", "#{pane_pid}"];
+  await tmux.guarded(owned ? [respawn, keepPid] : [respawn]);
 }
 
 /** The title tmux shows in borders and status lines; `#` is escaped because tmux expands it as a format. */

@@ -26,6 +26,7 @@ export const PANE_FIELDS = {
   deadSignal: "pane_dead_signal",
   command: "pane_current_command",
   pid: "pane_pid",
+  storedPid: "@tmuxwright_pid",
   cwd: "pane_current_path",
   width: "pane_width",
   height: "pane_height",
@@ -127,7 +128,8 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       exitCode: dead ? (status ?? 128 + signal!) : null,
       exitSignal: dead ? signal : null,
       command: row.command,
-      pid: toInt(row.pid),
+      // tmux may not report an exited pane's pid (master, next-3.8): an owned pane's is kept from its start.
+      pid: toInt(row.pid) ?? toInt(row.storedPid),
       cwd: row.cwd,
       width: Number(row.width),
       height: Number(row.height),

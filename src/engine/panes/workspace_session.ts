@@ -1,3 +1,4 @@
+import { WINDOW_SIZE } from "../../tmux/dialect.ts";
 import { type OneShotResult, tmuxOneShot } from "../../tmux/oneshot.ts";
 import { TmuxError } from "../../tmux/errors.ts";
 import { ToolError } from "../errors.ts";
@@ -24,7 +25,7 @@ export interface OpenSession {
   socketPath: string | null;
 }
 
-const DEFAULT_SIZE = "200x50";
+const DEFAULT_SIZE = `${WINDOW_SIZE.width}x${WINDOW_SIZE.height}`;
 const INFO = "#{session_id}\x1f#{socket_path}\x1f#{" + WORKSPACE_OPTIONS.instance + "}";
 
 /**
@@ -121,9 +122,9 @@ function sessionCommands(spec: SessionSpec, name: string): string[][] {
       "-n",
       "tmuxwright",
       "-x",
-      "200",
+      String(WINDOW_SIZE.width),
       "-y",
-      "50",
+      String(WINDOW_SIZE.height),
       "/bin/sh",
       "-c",
       banner,

@@ -43,6 +43,10 @@ export async function showOption(
       [...base, ...(target ? ["-A"] : []), "-v", name],
       [...base, "-v", name],
     ]);
+    // An unset user option: tmux refuses it, or (some releases) lists nothing.
+    if (effective.length === 0 && name.startsWith("@")) {
+      throw new TmuxError("command_failed", `invalid option: ${name}`);
+    }
     const value = effective.length === 1 && !/\[\d+\]$/.test(name) ? effective[0] : effective;
     return { name, value, ...(target ? { inherited: local.length === 0 } : {}) };
   } catch (error) {

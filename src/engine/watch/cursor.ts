@@ -79,8 +79,11 @@ export async function captureSince(
   cursor: Cursor | null,
 ): Promise<SinceResult> {
   if (cursor) checkSamePane(pane, cursor);
-  if (pane.pid === null) throw new ToolError("PANE_DEAD", `Cannot read pane ${pane.paneId}: it has no process`);
-  const base = { v: 1 as const, p: pane.paneId, pid: pane.pid };
+  if (pane.pid === null && !pane.dead) {
+    throw new ToolError("PANE_DEAD", `Cannot read pane ${pane.paneId}: it has no process`);
+  }
+  // An exited pane whose pid tmux no longer reports keeps the cursor's: it cannot have been respawned.
+  const base = { v: 1 as const, p: pane.paneId, pid: pane.pid ?? cursor?.pid ?? 0 };
   if (followsLog && (!cursor || cursor.k === "log")) {
     const size = await logSize(pane.logPath!);
     if (!cursor) {
@@ -117,7 +120,7 @@ async function gridMark(tmux: TmuxServer, paneId: string): Promise<string> {
 }
 
 function checkSamePane(pane: PaneInfo, cursor: Cursor): void {
-  if (pane.pid !== cursor.pid) {
+  if (pane.pid !== cursor.pid && !(pane.dead && pane.pid === null)) {
     throw new ToolError(
       "INVALID_ARGUMENT",
       `Cursor rejected: pane ${pane.paneId} was respawned (process ${cursor.pid} is now ${pane.pid})`,
