@@ -28,9 +28,10 @@ export class PodmanLab {
 
   /**
    * A running container named `<prefix>-<label>`. `tmux: false`: its PATH holds only a `sh`, so
-   * tmux cannot be found there (the image without tmux).
+   * tmux cannot be found there (the image without tmux). `tmuxBin`: a directory whose `tmux` it
+   * runs instead of this machine's.
    */
-  async container(label: string, options: { tmux?: boolean } = {}): Promise<string> {
+  async container(label: string, options: { tmux?: boolean; tmuxBin?: string } = {}): Promise<string> {
     const name = `${this.prefix}-${label}`;
     const root = `${this.dir}/root-${++this.#count}`;
     for (const dir of ["usr", "etc", "tmp", "root", "proc", "sys", "dev", "run", "var", "nobin"]) {
@@ -40,6 +41,8 @@ export class PodmanLab {
     for (const link of ["bin", "lib", "lib64", "sbin"]) await Deno.symlink(`usr/${link}`, `${root}/${link}`);
     await Deno.symlink("/usr/bin/dash", `${root}/nobin/sh`);
     const path = options.tmux === false ? ["--env", "PATH=/nobin"] : [];
+    // Another tmux release than this machine's, first on the container's PATH.
+    const tmuxBin = options.tmuxBin ? ["-v", `${options.tmuxBin}:/usr/local/bin:ro`] : [];
     const run = await podman(
       "run",
       "-d",
@@ -58,6 +61,7 @@ export class PodmanLab {
       "-v",
       "/etc:/etc:ro",
       ...path,
+      ...tmuxBin,
       "--rootfs",
       root,
       "/usr/bin/sleep", // absolute: PATH may hold no sleep (the container without tmux)

@@ -83,7 +83,11 @@ export class SshLab {
   }
 
   /** `fleet`: that many more trusted hosts (fleet01…), each its own relay, link and remote tmux server. */
-  static async start(options: { delay?: LinkDelay; fleet?: number } = {}): Promise<SshLab> {
+  /**
+   * `hostTmux`: a directory whose `tmux` the trusted hosts run instead of this machine's (another
+   * release than the local one: tests/hosts_versions_test.ts).
+   */
+  static async start(options: { delay?: LinkDelay; fleet?: number; hostTmux?: string } = {}): Promise<SshLab> {
     const trusted = [...LAB_HOSTS, ...Object.keys(SHELL_HOSTS), ...fleetHosts(options.fleet ?? 0)];
     const dir = await Deno.makeTempDir({ prefix: "tw-sshlab-" });
     const user = new TextDecoder().decode(
@@ -163,6 +167,7 @@ export class SshLab {
           `Match LocalPort ${shellPorts.get(name)}`,
           `  SetEnv ${home} SHELL=${shell}`,
         ]),
+        ...(options.hostTmux ? [`Match LocalPort ${port}`, `  ${withPath(`${options.hostTmux}:/usr/bin:/bin`)}`] : []),
         "Match all",
         `  SetEnv ${home}`,
         "",
