@@ -24,6 +24,7 @@ async function main(argv: string[]): Promise<number | null> {
     case "doctor":
       return await (await import("./src/cli/doctor.ts")).doctor(config);
     case "serve":
+      refuseOldTmux();
       if (config.http) {
         await (await import("./src/transports/http.ts")).serveHttpMode(config);
         return null; // serves until SIGINT/SIGTERM
@@ -46,6 +47,18 @@ if (import.meta.main) {
     console.error(`tmuxwright: ${message.replaceAll("\n", " ")}`);
     Deno.exit(2);
   }
+}
+
+/**
+ * A tmux older than 3.2 ends the server at start with one line; asked beside the server's own start,
+ * so it costs the start nothing.
+ */
+function refuseOldTmux(): void {
+  void import("./src/tmux/release.ts").then(({ oldTmuxRefusal }) => oldTmuxRefusal()).then((refusal) => {
+    if (refusal === null) return;
+    console.error(`tmuxwright: ${refusal}`);
+    Deno.exit(2);
+  });
 }
 
 /** An HTTP configuration or listen failure (those modules are loaded only to ask, on this error path). */

@@ -86,3 +86,29 @@ Deno.test("start-up failures are one line with the fix and exit status 2, never 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a tmux older than 3.2 is refused at start with one line that says what to install", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw" });
+  try {
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.writeTextFile(`${dir}/bin/tmux`, "#!/bin/sh\necho 'tmux 3.1c'\n", { mode: 0o755 });
+    const env = cleanEnv({ PATH: `${dir}/bin:${Deno.env.get("PATH")}` });
+    // stdin stays open as an MCP client's would: the refusal, not the end of input, ends the server.
+    const child = new Deno.Command("deno", {
+      args: ["run", ...startPermissions(env, [dir]), MAIN, "--socket-path", `${dir}/s`, "--state-dir", `${dir}/st`],
+      env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000); // still serving: not refused
+    const out = await child.output();
+    clearTimeout(timer);
+    assertOneLineFailure(
+      { code: out.code, stderr: new TextDecoder().decode(out.stderr) },
+      /^tmuxwright: tmux 3\.1c is too old: install tmux 3\.2 or newer .*brew install tmux/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,5 +1,7 @@
 import type { Config } from "../config.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
+import { INSTALL_HINT, localTmuxVersion, TESTED_RELEASES, testedRelease } from "../tmux/release.ts";
+import { OLDEST_TMUX, supportedVersion } from "../tmux/dialect.ts";
 import { paneEnvironment } from "../engine/panes/mod.ts";
 import { probeBackend } from "../engine/facts/mod.ts";
 import { describePolicy } from "../policy/mod.ts";
@@ -13,13 +15,14 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
     ok &&= pass;
     console.log(`${pass ? "ok  " : "FAIL"} ${what}`);
   };
-  try {
-    const version = (await tmuxOneShot(["-V"])).stdout.trim();
-    const match = /(\d+)\.(\d+)/.exec(version);
-    const good = match !== null && (Number(match[1]) > 3 || (Number(match[1]) === 3 && Number(match[2]) >= 2));
-    report(good, `tmux version: ${version} (need 3.2 or newer)`);
-  } catch (error) {
-    report(false, `tmux: ${(error as Error).message}`);
+  const version = await localTmuxVersion();
+  if (version === null) report(false, `tmux: not found on PATH: ${INSTALL_HINT}`);
+  else if (!supportedVersion(version)) report(false, `tmux version: ${version} is too old: ${INSTALL_HINT}`);
+  else {
+    const tested = testedRelease(version)
+      ? "the suite runs on this release"
+      : `not a release the suite runs on (${TESTED_RELEASES.join(", ")})`;
+    report(true, `tmux version: ${version} (need ${OLDEST_TMUX} or newer; ${tested})`);
   }
   const server = await tmuxOneShot([...config.socketArgs, "list-sessions", "-F", "#{socket_path}"]);
   console.log(
