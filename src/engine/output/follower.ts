@@ -22,6 +22,9 @@ const BUSY_DELAY_MS = 5;
 const MAX_BUSY_DELAY_MS = 40;
 // Polls that found little before a flooded log is followed by events again.
 const QUIET_POLLS = 3;
+// Where the directory cannot be watched (no inotify instance left: 128 per user by default, and
+// every watching program takes one), logs are polled this often.
+const UNWATCHED_POLL_MS = 10;
 
 /**
  * Follows append-only log files with `Deno.watchFs` (inotify on Linux): each write raises an
@@ -35,6 +38,8 @@ export class LogFollower {
   /** Event path → the log it belongs to (parsed once: a flood raises thousands of events a second). */
   readonly #owners = new Map<string, string>();
   #watcher: Deno.FsWatcher | null = null;
+  /** Why the directory cannot be watched (logs are polled instead); null while it can. */
+  #unwatchable: string | null = null;
 
   constructor(private readonly dir: string) {}
 
@@ -61,6 +66,7 @@ export class LogFollower {
       dirty: false,
       closed: false,
     };
+    if (this.#unwatchable !== null) sub.polling = true;
     let set = this.#subscribers.get(path);
     if (!set) this.#subscribers.set(path, set = new Set());
     set.add(sub);
@@ -78,6 +84,11 @@ export class LogFollower {
     return this.#watcher !== null;
   }
 
+  /** Why logs are polled rather than watched (the directory cannot be watched); null while watched. */
+  get unwatchable(): string | null {
+    return this.#unwatchable;
+  }
+
   close(): void {
     for (const set of this.#subscribers.values()) for (const sub of set) this.#unsubscribe(sub);
     this.#watcher?.close();
@@ -85,8 +96,13 @@ export class LogFollower {
   }
 
   #ensureWatcher(): void {
-    if (this.#watcher) return;
-    const watcher = Deno.watchFs(this.dir, { recursive: false });
+    if (this.#watcher || this.#unwatchable !== null) return;
+    let watcher: Deno.FsWatcher;
+    try {
+      watcher = Deno.watchFs(this.dir, { recursive: false });
+    } catch (error) {
+      return this.#pollAll((error as Error).message);
+    }
     this.#watcher = watcher;
     (async () => {
       try {
@@ -101,9 +117,24 @@ export class LogFollower {
           }
         }
       } catch (error) {
-        if (this.#watcher === watcher) console.error("[tmuxwright] log watcher stopped:", error);
+        if (this.#watcher === watcher) this.#pollAll((error as Error).message);
       }
     })();
+  }
+
+  /** From now on every followed log is polled: the directory cannot be watched (said once, on stderr). */
+  #pollAll(reason: string): void {
+    this.#unwatchable = reason;
+    this.#watcher = null;
+    console.error(
+      `[tmuxwright] cannot watch the log directory (${reason}): logs are read every ${UNWATCHED_POLL_MS} ms`,
+    );
+    for (const set of this.#subscribers.values()) {
+      for (const sub of set) {
+        sub.polling = true;
+        this.#schedule(sub);
+      }
+    }
   }
 
   #owner(path: string): string {
@@ -191,6 +222,10 @@ export class LogFollower {
         sub.polling = true;
         this.#updateWatcher();
       }
+      return false;
+    }
+    if (sub.polling && this.#unwatchable !== null) {
+      sub.busyUntil = performance.now() + UNWATCHED_POLL_MS;
       return false;
     }
     if (sub.polling && ++sub.quietPolls < QUIET_POLLS) {
