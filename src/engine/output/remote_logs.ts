@@ -47,9 +47,12 @@ export class RemoteLogs {
     ];
   }
 
-  /** Starts the pane's log at `logPath` (its first segment exists when this resolves). */
-  async register(paneId: string, logPath: string): Promise<void> {
-    const log = new PaneLog(this.link, paneId, logPath, this.limits);
+  /**
+   * Starts the pane's log at `logPath` (its first segment exists when this resolves). `step`: the
+   * pane's first bytes move its cursor down and are not the program's (a start-up gate's step).
+   */
+  async register(paneId: string, logPath: string, step: { bytes: number; rows: number } | null = null): Promise<void> {
+    const log = new PaneLog(this.link, paneId, logPath, this.limits, step);
     await log.begin();
     this.#writers.get(paneId)?.close();
     this.#writers.set(paneId, log);
@@ -92,25 +95,37 @@ class PaneLog {
   #mark: LogMark = { line: 0, x: 0, offset: 0, width: 80 };
   #markTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  /** Bytes of the start-up gate's step still to leave out. */
+  #skip: number;
 
   constructor(
     private readonly link: TmuxServer,
     private readonly paneId: string,
     private readonly logPath: string,
     limits: RotationLimits,
+    private readonly step: { bytes: number; rows: number } | null,
   ) {
     this.#file = new SegmentFile(logPath, limits);
+    this.#skip = step?.bytes ?? 0;
   }
 
   async begin(): Promise<void> {
     await this.#file.begin();
-    // The pane is new: line 0, column 0 at offset 0; its width comes with the first mark.
+    // The pane is new: line 0 (below the gate's step), column 0 at offset 0; its width comes with the first mark.
     const [line] = await this.link.run("display-message", "-p", "-t", this.paneId, MARK_FORMAT);
     const grid = parseGrid(line);
-    if (grid) this.#mark = { line: grid.historySize + grid.cursorY, x: grid.cursorX, offset: 0, width: grid.width };
+    const below = this.step?.rows ?? 0;
+    if (grid) {
+      this.#mark = { line: grid.historySize + grid.cursorY + below, x: grid.cursorX, offset: 0, width: grid.width };
+    }
   }
 
   write(bytes: Uint8Array): void {
+    if (this.#skip > 0 && bytes.length > 0) {
+      const dropped = Math.min(this.#skip, bytes.length);
+      this.#skip -= dropped;
+      bytes = bytes.subarray(dropped);
+    }
     if (this.#closed || bytes.length === 0 || this.#mode === "dropping") return;
     if (this.#mode === "holding") {
       this.#held.push(bytes);
