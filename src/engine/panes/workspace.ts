@@ -178,6 +178,7 @@ export class Workspace {
       instance: this.instance,
       lockPath: lock?.path ?? null,
       historyLimit: this.config.historyLimit,
+      kept: this.config.keep,
       guarded: (commands) => this.tmux.guarded(commands),
     });
     this.#sessionName = session.name;
