@@ -27,6 +27,8 @@ export async function resolvePane(
     const pane = recent?.get(ref) ?? await paneById(tmux, ref, recent);
     if (!pane && tmux.restartedAt) throw goneWithServer(tmux, ref, tmux.restartedAt);
     if (!pane) throw notFound(ref, await listPanes(tmux), instance);
+    // A pane this owner made, whose id now names another pane: its tmux server was restarted.
+    if (hints?.replaced(pane)) throw goneWithServer(tmux, ref, tmux.restartedAt);
     return pane;
   }
   if (/^[%@$]/.test(ref)) {
@@ -60,6 +62,8 @@ export async function resolvePane(
  */
 export class PaneNameHints {
   readonly #ids = new Map<string, string>();
+  /** The log of each pane this owner made (by id): a pane that has the id but not the log is another. */
+  readonly #logs = new Map<string, string>();
 
   /** On a remote link: its recent lookups (see RecentPanes). */
   constructor(readonly recent?: RecentPanes) {}
@@ -77,6 +81,20 @@ export class PaneNameHints {
     if (pane && pane.name === name && pane.instance === instance && !pane.dead) return pane;
     this.#ids.delete(name);
     return null;
+  }
+
+  /** A pane this owner made: its id stays its own only while the pane with that id has its log. */
+  made(pane: PaneInfo): void {
+    this.remember(pane);
+    if (pane.logPath === null) return;
+    if (this.#logs.size >= 1024) this.#logs.delete(this.#logs.keys().next().value!); // the oldest
+    this.#logs.set(pane.paneId, pane.logPath);
+  }
+
+  /** Whether `pane` holds the id of a pane this owner made, and is not that pane (made since by another). */
+  replaced(pane: PaneInfo): boolean {
+    const log = this.#logs.get(pane.paneId);
+    return log !== undefined && pane.logPath !== log;
   }
 
   remember(pane: PaneInfo): PaneInfo {
@@ -98,12 +116,17 @@ export async function paneById(tmux: TmuxServer, id: string, recent?: RecentPane
   }
 }
 
-/** A pane id the host's tmux server no longer has, after that server was restarted: its panes went with it. */
-function goneWithServer(tmux: TmuxServer, ref: string, at: Date): ToolError {
+/**
+ * A pane the host's tmux server no longer has, after that server was restarted (`at`; null: seen
+ * only by its id naming another pane now): its panes went with it.
+ */
+function goneWithServer(tmux: TmuxServer, ref: string, at: Date | null): ToolError {
+  const when = at === null ? "" : ` at ${clock(at)}`;
   return new ToolError(
     "PANE_GONE",
-    `Pane ${JSON.stringify(ref)} is gone: the tmux server of host ${tmux.host} was restarted at ${clock(at)} ` +
-      "(the host or its container restarted) and its panes ended with it",
+    `Pane ${JSON.stringify(ref)} is gone: the tmux server of host ${tmux.host} was restarted${when} ` +
+      "(the host or its container restarted, or tmux was killed) and its panes ended with it" +
+      (at === null ? `; ${ref} now names another pane` : ""),
     `Create a new pane there (create_pane host=${tmux.host}); read_logs keeps the old pane's output.`,
   );
 }
