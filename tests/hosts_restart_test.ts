@@ -85,7 +85,9 @@ Deno.test({
       assert.equal(warm.output, "warm");
       await lab.stop(box);
       await lab.startAgain(box);
+      const heard = server.stderr.length;
       outcomes.push(await firstCommand(server, "box"));
+      if (!outcomes.at(-1)!.ok) console.log(`restart ${i}: the server said ${server.stderr.slice(heard).join("")}`);
       await goneFromBefore(server, `box:w${i}`);
       if (pane.pane_id !== outcomes.at(-1)!.text.match(/"pane_id":"([^"]+)"/)?.[1]) {
         await goneFromBefore(server, pane.pane_id);
