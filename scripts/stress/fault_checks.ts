@@ -12,6 +12,8 @@ import { type Answer, Session } from "./session.ts";
 import { ownedPanes } from "./leaks.ts";
 import { startLeftovers } from "../../tests/helpers/leftovers.ts";
 
+type Log = (line: string) => void;
+
 /** The name the self-checking faults' own sessions go by in the ledger. */
 export const FAULTS_ACTOR = "faults";
 
@@ -19,7 +21,7 @@ export const FAULTS_ACTOR = "faults";
  * A pane whose command prints a line and ends at once (status 0, 1, or 127 for a missing
  * program): once it is dead, tmux's own screen shows that line above the "Pane is dead" notice.
  */
-export async function failAtOnce(fleet: Fleet, ledger: Ledger, rng: Rng): Promise<void> {
+export async function failAtOnce(fleet: Fleet, ledger: Ledger, rng: Rng, log: Log): Promise<void> {
   const token = `FAILNOW${rng.int(100_000, 999_999)}`;
   const [command, line] = rng.pick([
     [`echo ${token}; exit 0`, token],
@@ -44,7 +46,7 @@ export async function failAtOnce(fleet: Fleet, ledger: Ledger, rng: Rng): Promis
     if (dead < 0) return; // the pane went meanwhile (a local tmux killed): nothing to judge
     if (at < 0 || at > dead) {
       ledger.violation(FAULTS_ACTOR, `fail-at-once: tmux's screen of ${pane} lost "${line}": ${JSON.stringify(rows)}`);
-    }
+    } else log(`fail-at-once: ${pane} (${command}) shows "${line}" above "${rows[dead]}"`);
   } finally {
     await session.end();
   }
@@ -55,7 +57,7 @@ export async function failAtOnce(fleet: Fleet, ledger: Ledger, rng: Rng): Promis
  * command in flight) SIGKILLed mid-call: its panes and their processes are gone within a few
  * seconds here, and on the host once its lease has passed. Resolves when that was checked.
  */
-export async function killMidWork(fleet: Fleet, ledger: Ledger, leaseSec: number): Promise<void> {
+export async function killMidWork(fleet: Fleet, ledger: Ledger, leaseSec: number, log: Log): Promise<void> {
   const server = await fleet.stdio();
   const left = startLeftovers();
   const hosts = fleet.lab ? [undefined, "alpha"] : [undefined];
@@ -83,6 +85,8 @@ export async function killMidWork(fleet: Fleet, ledger: Ledger, leaseSec: number
         `server-kill: its panes here are left after 5 s: ${JSON.stringify(await local())}`,
       );
     }
+    const since = () => `${((performance.now() - killed) / 1000).toFixed(1)} s`;
+    const here = since();
     const anywhere = async () => (await ownedPanes(fleet)).filter((p) => p.instance === instance);
     const hostGrace = (leaseSec + 15) * 1000 - (performance.now() - killed);
     if (!await within(hostGrace, async () => (await anywhere()).length === 0)) {
@@ -91,9 +95,11 @@ export async function killMidWork(fleet: Fleet, ledger: Ledger, leaseSec: number
         `server-kill: its panes are left past its lease: ${JSON.stringify(await anywhere())}`,
       );
     }
+    const there = since();
     if (!await within(5_000, async () => (await left.running()).length === 0)) {
       ledger.violation(FAULTS_ACTOR, `server-kill: processes it started are left: ${await left.running()}`);
     }
+    log(`server-kill: panes gone here after ${here}, on the lab host after ${there}, processes after ${since()}`);
   } finally {
     left.kill();
     await server.close(false);
@@ -105,7 +111,7 @@ export async function killMidWork(fleet: Fleet, ledger: Ledger, leaseSec: number
  * has seen it go, the first command there runs exactly, or fails in time with a coded error that
  * names the restart (a call racing the loss fails as a drop: not what is checked here).
  */
-export async function restartHostTmux(fleet: Fleet, ledger: Ledger): Promise<void> {
+export async function restartHostTmux(fleet: Fleet, ledger: Ledger, log: Log): Promise<void> {
   const lab = fleet.lab!;
   // The HTTP server's whole stderr is in its log (fleet.ts): how often its link to alpha was lost.
   const lost = async () =>
@@ -127,6 +133,12 @@ export async function restartHostTmux(fleet: Fleet, ledger: Ledger): Promise<voi
     const named = answer.kind === "error" && /restart/.test(answer.text);
     if (!ran && !named) violation(ledger, "host-restart: the first command after it neither ran nor said why", answer);
     if (answer.ms > 21_000) violation(ledger, "host-restart: the first command answered past its deadline", answer);
+    const what = answer.kind === "ok"
+      ? `ran: ${answer.json.output}`
+      : answer.kind === "error"
+      ? answer.text
+      : "transport";
+    log(`host-restart: the first command after ${Math.round(answer.ms)} ms: ${what.slice(0, 160)}`);
   } finally {
     await session.end();
   }

@@ -46,9 +46,9 @@ export async function injectFaults(
     else if (kind === "http-crash") {
       await fleet.crashAndRestart();
       leaks.postpone(45_000); // a crashed owner's panes: ended by its link's end here, on the host after the lease
-    } else if (kind === "fail-at-once") await failAtOnce(fleet, ledger, rng).catch(failed);
-    else if (kind === "server-kill") checks.push(killMidWork(fleet, ledger, HOST_LEASE_SEC).catch(failed));
-    else await restartHostTmux(fleet, ledger).catch(failed);
+    } else if (kind === "fail-at-once") await failAtOnce(fleet, ledger, rng, log).catch(failed);
+    else if (kind === "server-kill") checks.push(killMidWork(fleet, ledger, HOST_LEASE_SEC, log).catch(failed));
+    else await restartHostTmux(fleet, ledger, log).catch(failed);
     fault.end = performance.now();
     log(`fault ${kind} at ${((fault.start - t0) / 1000).toFixed(1)} s (${Math.round(fault.end - fault.start)} ms)`);
   }
