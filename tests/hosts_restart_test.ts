@@ -65,6 +65,13 @@ Deno.test({
     await goneFromBefore(server, web.pane_id); // now the hub's or the person's pane
     const again = await server.call<{ output: string }>("execute_command", { host: "alpha", command: "echo two" });
     assert.equal(again.output, "two");
+    // A pane made since the restart and killed is not found, not "gone with the restart" (found by the stress).
+    const late = await server.call<{ pane_id: string }>("create_pane", { host: "alpha", name: "late" });
+    await server.call("kill_pane", { pane_id: late.pane_id });
+    for (const ref of ["alpha:late", late.pane_id]) {
+      const text = (await server.raw("execute_command", { pane_id: ref, command: "true" })).text;
+      assert.match(text, /^PANE_NOT_FOUND: /, `${ref}: ${text}`);
+    }
   },
 });
 

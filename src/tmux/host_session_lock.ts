@@ -99,8 +99,8 @@ export function tmuxWords(commands: readonly (readonly string[])[]): string {
 /**
  * A script run by tmux that ends one owner's workspace (`instance`, `<pid>-<hex>`) with the
  * processes in it, as its clean end: under the lock (`tries` of 20 ms; exit 75 when it stays
- * taken) its sessions and panes go (src/tmux/sweep.ts), then what survives of their processes is
- * stopped in the background.
+ * taken) its sessions and panes go, and what survives of their processes is stopped in the
+ * background a moment later (src/tmux/sweep.ts).
  */
 export function endOwnerScript(instance: string, tries: number): string {
   if (!/^\d+-[0-9a-f]+$/.test(instance)) throw new RangeError(`unsafe instance ${JSON.stringify(instance)}`);

@@ -25,7 +25,8 @@ export async function resolvePane(
   const recent = options.recent ? hints?.recent : undefined;
   if (PANE_ID.test(ref)) {
     const pane = recent?.get(ref) ?? await paneById(tmux, ref, recent);
-    if (!pane && tmux.restartedAt) throw goneWithServer(tmux, ref, tmux.restartedAt);
+    const restart = restartBefore(tmux, hints?.madeAt(ref));
+    if (!pane && restart) throw goneWithServer(tmux, ref, restart);
     if (!pane) throw notFound(ref, await listPanes(tmux), instance);
     // A pane this owner made, whose id now names another pane: its tmux server was restarted.
     if (hints?.replaced(pane)) throw goneWithServer(tmux, ref, tmux.restartedAt);
@@ -39,6 +40,7 @@ export async function resolvePane(
     );
   }
   const known = hints?.has(ref) ?? false;
+  const restart = restartBefore(tmux, hints?.namedAt(ref));
   const hinted = await hints?.check(tmux, ref, instance, recent);
   if (hinted) return hinted;
   const panes = await listPanes(tmux);
@@ -51,8 +53,18 @@ export async function resolvePane(
       "Pass one of these pane ids instead.",
     );
   }
-  if (known && tmux.restartedAt) throw goneWithServer(tmux, ref, tmux.restartedAt);
+  if (known && restart) throw goneWithServer(tmux, ref, restart);
   throw notFound(ref, panes, instance, tmux.restartedAt ? tmux : null);
+}
+
+/**
+ * When the tmux server was restarted, if a pane made at `made` (epoch ms; undefined: not by this
+ * owner) may have gone with it: not one this owner made since (one killed since is just not found).
+ */
+function restartBefore(tmux: TmuxServer, made: number | undefined): Date | null {
+  const at = tmux.restartedAt;
+  if (at === null) return null;
+  return made !== undefined && made > at.getTime() ? null : at;
 }
 
 /**
@@ -62,8 +74,10 @@ export async function resolvePane(
  */
 export class PaneNameHints {
   readonly #ids = new Map<string, string>();
-  /** The log of each pane this owner made (by id): a pane that has the id but not the log is another. */
-  readonly #logs = new Map<string, string>();
+  /** The log of each pane this owner made (by id), and when: a pane that has the id but not the log is another. */
+  readonly #logs = new Map<string, { log: string; at: number }>();
+  /** When this owner last made a pane of each name (epoch ms). */
+  readonly #named = new Map<string, number>();
 
   /** On a remote link: its recent lookups (see RecentPanes). */
   constructor(readonly recent?: RecentPanes) {}
@@ -86,15 +100,29 @@ export class PaneNameHints {
   /** A pane this owner made: its id stays its own only while the pane with that id has its log. */
   made(pane: PaneInfo): void {
     this.remember(pane);
+    if (pane.name !== null) {
+      if (this.#named.size >= 1024) this.#named.delete(this.#named.keys().next().value!); // the oldest
+      this.#named.set(pane.name, Date.now());
+    }
     if (pane.logPath === null) return;
     if (this.#logs.size >= 1024) this.#logs.delete(this.#logs.keys().next().value!); // the oldest
-    this.#logs.set(pane.paneId, pane.logPath);
+    this.#logs.set(pane.paneId, { log: pane.logPath, at: Date.now() });
   }
 
   /** Whether `pane` holds the id of a pane this owner made, and is not that pane (made since by another). */
   replaced(pane: PaneInfo): boolean {
-    const log = this.#logs.get(pane.paneId);
-    return log !== undefined && pane.logPath !== log;
+    const made = this.#logs.get(pane.paneId);
+    return made !== undefined && pane.logPath !== made.log;
+  }
+
+  /** When this owner made the pane `id` (epoch ms), if it did. */
+  madeAt(id: string): number | undefined {
+    return this.#logs.get(id)?.at;
+  }
+
+  /** When this owner last made a pane named `name` (epoch ms), if it did. */
+  namedAt(name: string): number | undefined {
+    return this.#named.get(name);
   }
 
   remember(pane: PaneInfo): PaneInfo {
