@@ -72,6 +72,8 @@ Deno.test({
       const text = (await server.raw("execute_command", { pane_id: ref, command: "true" })).text;
       assert.match(text, /^PANE_NOT_FOUND: /, `${ref}: ${text}`);
     }
+    const captured = (await server.raw("capture_pane", { pane_id: late.pane_id })).text;
+    assert.match(captured, /^PANE_NOT_FOUND: /, captured);
   },
 });
 

@@ -25,9 +25,14 @@ export async function resolvePane(
   const recent = options.recent ? hints?.recent : undefined;
   if (PANE_ID.test(ref)) {
     const pane = recent?.get(ref) ?? await paneById(tmux, ref, recent);
-    const restart = restartBefore(tmux, hints?.madeAt(ref));
-    if (!pane && restart) throw goneWithServer(tmux, ref, restart);
-    if (!pane) throw notFound(ref, await listPanes(tmux), instance);
+    if (!pane) {
+      const panes = await listPanes(tmux);
+      // tmux numbers panes up from %0 and never gives an id twice: one below a live pane's was given since the restart.
+      const since = panes.some((p) => Number(p.paneId.slice(1)) > Number(ref.slice(1)));
+      const restart = since ? null : restartBefore(tmux, hints?.madeAt(ref));
+      if (restart) throw goneWithServer(tmux, ref, restart);
+      throw notFound(ref, panes, instance, tmux.restartedAt ? tmux : null);
+    }
     // A pane this owner made, whose id now names another pane: its tmux server was restarted.
     if (hints?.replaced(pane)) throw goneWithServer(tmux, ref, tmux.restartedAt);
     return pane;
