@@ -4,6 +4,8 @@ import { listPanes, PANE_TEMPLATE, type PaneInfo, queryPanes } from "./panes.ts"
 import type { RecentPanes } from "./recent_panes.ts";
 
 const PANE_ID = /^%\d{1,9}$/;
+/** The tmux server's notes of what tmuxwright's kill tools removed (written by src/engine/watch/removals.ts). */
+export const REMOVED_OPTION = "@tmuxwright_removed";
 
 export function isPaneId(ref: string): boolean {
   return PANE_ID.test(ref);
@@ -26,10 +28,11 @@ export async function resolvePane(
   if (PANE_ID.test(ref)) {
     const pane = recent?.get(ref) ?? await paneById(tmux, ref, recent);
     if (!pane) {
-      const panes = await listPanes(tmux);
-      // tmux numbers panes up from %0 and never gives an id twice: one below a live pane's was given since the restart.
-      const since = panes.some((p) => Number(p.paneId.slice(1)) > Number(ref.slice(1)));
-      const restart = since ? null : restartBefore(tmux, hints?.madeAt(ref));
+      const [panes, removed] = await Promise.all([
+        listPanes(tmux),
+        tmux.restartedAt ? tmux.run("show-options", "-sv", REMOVED_OPTION).catch(() => []) : [],
+      ]);
+      const restart = givenSince(ref, panes, removed.join(" ")) ? null : restartBefore(tmux, hints?.madeAt(ref));
       if (restart) throw goneWithServer(tmux, ref, restart);
       throw notFound(ref, panes, instance, tmux.restartedAt ? tmux : null);
     }
@@ -60,6 +63,16 @@ export async function resolvePane(
   }
   if (known && restart) throw goneWithServer(tmux, ref, restart);
   throw notFound(ref, panes, instance, tmux.restartedAt ? tmux : null);
+}
+
+/**
+ * Whether the tmux server, since it (re)started, gave pane id `ref` to a pane that has gone since:
+ * a tmuxwright kill noted it (`@tmuxwright_removed`, src/engine/watch/removals.ts), or a live pane
+ * has a higher id (tmux numbers panes up from %0 and never gives an id twice).
+ */
+function givenSince(ref: string, panes: PaneInfo[], removed: string): boolean {
+  if (removed.split(" ").some((note) => note.startsWith(`${ref}=`))) return true;
+  return panes.some((p) => Number(p.paneId.slice(1)) > Number(ref.slice(1)));
 }
 
 /**
