@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { cleanEnv, startPermissions, TestServer, tmuxAt, until } from "./helpers/harness.ts";
+import { killUnseen } from "./helpers/unseen_death.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -52,7 +53,7 @@ Deno.test("attach picks the newest running workspace, lists them all, and attach
     const crashed = await start();
     await crashed.call("create_pane", { name: "doomed", command: "sleep 600" });
     const crashedPid = crashed.pid;
-    Deno.kill(crashedPid, "SIGKILL");
+    await killUnseen(crashedPid); // its tmux side would end its workspace itself (server_death_test.ts)
     await until(async () => (await attach(dir, "--list")).stdout, (out) => /exited/.test(out));
 
     const list = await attach(dir, "--list");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { cleanEnv, startPermissions, tmuxAt, until } from "./helpers/harness.ts";
+import { cleanEnv, removeEventually, startPermissions, tmuxAt, until } from "./helpers/harness.ts";
+import { killUnseen } from "./helpers/unseen_death.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -97,7 +98,7 @@ async function withDir(fn: (socket: string, state: string) => Promise<void>) {
     await fn(`${dir}/s`, `${dir}/state`);
   } finally {
     await tmuxAt(`${dir}/s`, "kill-server");
-    await Deno.remove(dir, { recursive: true });
+    await removeEventually(dir); // the link scripts that just ended finish there first
   }
 }
 
@@ -175,7 +176,7 @@ Deno.test("a later start removes workspaces whose server process is gone", async
     await crashed.initialize();
     await crashed.createPane();
     const [stale] = await workspaces(socket);
-    crashed.child.kill("SIGKILL"); // no chance to clean up
+    await killUnseen(crashed.child.pid); // no chance to clean up, and its tmux side does not see it die
     await crashed.child.status;
     await crashed.closeStdin().catch(() => {});
     assert.deepEqual(await workspaces(socket), [stale]);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TestServer, until } from "./helpers/harness.ts";
 import { LoggingMessageNotificationSchema } from "./helpers/sdk_client.ts";
+import { killUnseen } from "./helpers/unseen_death.ts";
 
 /** Detaches the server's control connection from outside, as a tmux hiccup would. */
 async function dropControlConnection(server: TestServer): Promise<void> {
@@ -49,7 +50,7 @@ Deno.test("logging: workspaces of crashed servers removed at start are logged", 
   const crashed = await TestServer.start();
   await crashed.call("create_pane", {});
   const stale = `tmuxwright-${crashed.pid}`;
-  Deno.kill(crashed.pid, "SIGKILL"); // no chance to clean up
+  await killUnseen(crashed.pid); // no chance to clean up, and its tmux side does not see it die
   await crashed.close(false);
   assert.equal((await crashed.tmux("has-session", "-t", `=${stale}`)).code, 0);
 

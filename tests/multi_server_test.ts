@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TestServer, tmuxAt, until } from "./helpers/harness.ts";
 import type { ExecResult, LogTail } from "./helpers/results.ts";
+import { killUnseen } from "./helpers/unseen_death.ts";
 
 /** Several servers on one tmux socket and one state directory, as MCP clients side by side start them. */
 class Fleet {
@@ -174,7 +175,7 @@ Deno.test("a SIGKILLed server's workspace is removed by the next start; live one
   await tmuxAt(fleet.socket, "detach-client", "-s", `=tmuxwright-${idle.pid}`);
 
   const stale = `tmuxwright-${crashed.pid}`; // read before the kill: the transport forgets it
-  Deno.kill(crashed.pid, "SIGKILL");
+  await killUnseen(crashed.pid); // its tmux side would end its workspace itself (server_death_test.ts)
   assert.ok((await fleet.workspaces()).includes(stale));
 
   const next = await fleet.start();
@@ -206,7 +207,7 @@ Deno.test("a server that keeps running removes the workspace of a server killed 
   const crashed = await fleet.start();
   await crashed.call("create_pane", { name: "api", command: "sleep 600" });
   const stale = `tmuxwright-${crashed.pid}`;
-  Deno.kill(crashed.pid, "SIGKILL");
+  await killUnseen(crashed.pid); // its tmux side would end its workspace itself (server_death_test.ts)
   assert.ok((await fleet.workspaces()).includes(stale));
   // No server starts after the kill: the running one looks again on its own.
   const left = await until(() => fleet.workspaces(), (names) => !names.includes(stale), 8_000);
@@ -221,7 +222,7 @@ Deno.test("a workspace whose liveness cannot be judged is left alone", async () 
   const stranger = await fleet.start(["--state-dir", `${fleet.dir}/other-state`]);
   await stranger.call("create_pane", { name: "theirs", command: "sleep 600" });
   const theirs = `tmuxwright-${stranger.pid}`;
-  Deno.kill(stranger.pid, "SIGKILL");
+  await killUnseen(stranger.pid); // its tmux side would end its workspace itself (server_death_test.ts)
   const next = await fleet.start();
   await next.call("execute_command", { command: "echo next" });
   assert.deepEqual(await fleet.workspaces(), [theirs, `tmuxwright-${next.pid}`].sort());

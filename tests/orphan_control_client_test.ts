@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { TestServer, until } from "./helpers/harness.ts";
+import { killUnseen } from "./helpers/unseen_death.ts";
 
 // Found by the randomized stress: a server killed with SIGKILL leaves its `tmux -C attach` client
 // behind, stuck (its stdin and stdout are gone), and a later `tmux kill-server` waits for it for
@@ -14,7 +15,7 @@ Deno.test("a crashed server's control client is killed when its workspace is rea
   const first = await TestServer.start();
   await first.call("execute_command", { command: "echo one" });
   const crashed = `tmuxwright-${first.pid}`;
-  Deno.kill(first.pid, "SIGKILL");
+  await killUnseen(first.pid); // its tmux side would end its workspace itself (server_death_test.ts)
   await first.close(false);
   // What such a crash can leave (seen in the stress; the timing decides): a control client on the
   // dead workspace whose stdout reader went first and then its stdin. Planted here exactly so.

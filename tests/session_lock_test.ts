@@ -3,6 +3,7 @@ import { ControlClient } from "../src/tmux/control.ts";
 import { TmuxServer } from "../src/tmux/server.ts";
 import { SessionTaps } from "../src/engine/output/session_taps.ts";
 import { linkScript, LOCK_FUNCTIONS } from "../src/tmux/host_session_lock.ts";
+import { SWEEP_FUNCTIONS } from "../src/tmux/sweep.ts";
 import { removeEventually, tmuxAt, until } from "./helpers/harness.ts";
 
 /**
@@ -102,13 +103,21 @@ Deno.test("control clients dropped by a dying server end under the lock while ot
  * interactive csh would expand (`$!` is safe: `-c` shells expand no history).
  */
 Deno.test("the link script and the lock functions are one line that every login shell passes through unchanged", async () => {
-  const script = linkScript({ session: "tmuxwright-link-x", client: "tmux -u -C attach", makeHub: true });
-  for (const text of [LOCK_FUNCTIONS, script]) assert.doesNotMatch(text, /['\\%\n]|[^$]!/);
-  for (const shell of ["/bin/sh", "/usr/bin/bash", "/usr/bin/zsh", "/usr/bin/fish", "/usr/bin/tcsh"]) {
-    const passed = await new Deno.Command(shell, { args: ["-c", `printf '%s' '${script}'`] }).output();
-    assert.equal(new TextDecoder().decode(passed.stdout), script, shell);
-    const parsed = await new Deno.Command("sh", { args: ["-n", "-c", script] }).output();
-    assert.equal(parsed.code, 0, new TextDecoder().decode(parsed.stderr));
+  const hub = linkScript({ session: "tmuxwright-link-x", client: "tmux -u -C attach", makeHub: true, orphans: "hub" });
+  const local = linkScript({
+    session: "tmuxwright-1",
+    client: "tmux -u -C attach",
+    makeHub: false,
+    orphans: { ownerPid: 1 },
+  });
+  for (const text of [LOCK_FUNCTIONS, SWEEP_FUNCTIONS, hub, local]) assert.doesNotMatch(text, /['\\%\n]|[^$]!/);
+  for (const script of [hub, local]) {
+    for (const shell of ["/bin/sh", "/usr/bin/bash", "/usr/bin/zsh", "/usr/bin/fish", "/usr/bin/tcsh"]) {
+      const passed = await new Deno.Command(shell, { args: ["-c", `printf '%s' '${script}'`] }).output();
+      assert.equal(new TextDecoder().decode(passed.stdout), script, shell);
+      const parsed = await new Deno.Command("sh", { args: ["-n", "-c", script] }).output();
+      assert.equal(parsed.code, 0, new TextDecoder().decode(parsed.stderr));
+    }
   }
 });
 

@@ -19,7 +19,8 @@ const BACKGROUND = [0x1e, 0x1e, 0x1e];
 
 async function colouredPane(server: TestServer): Promise<string> {
   const pane = await server.call<{ pane_id: string }>("create_pane", {
-    command: "printf '\\033[31mRED ALERT\\033[0m \\033[1mBOLD\\033[0m \\033[4;38;5;208mwarm\\033[0m " +
+    // From the top-left cell: a command's output otherwise starts a row down (its start-up gate's step).
+    command: "printf '\\033[H\\033[31mRED ALERT\\033[0m \\033[1mBOLD\\033[0m \\033[4;38;5;208mwarm\\033[0m " +
       "\\033[38;2;10;200;30mtrue\\033[0m\\nnext> '; sleep 600",
   });
   await until(

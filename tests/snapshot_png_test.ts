@@ -14,7 +14,8 @@ const PAD = 8; // one cell width of background around the cells, at 1×
  */
 async function knownPane(server: TestServer): Promise<string> {
   const pane = await server.call<{ pane_id: string }>("create_pane", {
-    command: "printf '\\033[31mRED ALERT\\033[0m ┌─┐ 中 A\\n\\033[1;32mBOLD\\033[0m │x│\\nnext> '; sleep 600",
+    // From the top-left cell: a command's output otherwise starts a row down (its start-up gate's step).
+    command: "printf '\\033[H\\033[31mRED ALERT\\033[0m ┌─┐ 中 A\\n\\033[1;32mBOLD\\033[0m │x│\\nnext> '; sleep 600",
   });
   await until(
     () => server.call<{ text: string }>("capture_pane", { pane_id: pane.pane_id }),
@@ -119,8 +120,8 @@ Deno.test("snapshot_pane png with many colours: fewer blend steps to stay indexe
   for (const [count, steps, colourType] of [[24, 7, 3], [300, 15, 2]]) {
     const text = Array.from({ length: count }, (_, i) => `${sgr(i)}A`).join("");
     const pane =
-      (await server.call<{ pane_id: string }>("create_pane", { command: `printf '${text}\\033[0m'; sleep 600` }))
-        .pane_id;
+      (await server.call<{ pane_id: string }>("create_pane", { command: `printf '\\033[H${text}\\033[0m'; sleep 600` }))
+        .pane_id; // from the top-left cell (a command's output starts a row down otherwise)
     await until(() => server.call<{ text: string }>("capture_pane", { pane_id: pane }), (c) => c.text.includes("AAAA"));
     const { image } = await snapshotPng(server, { pane_id: pane });
     assertEquals(image.colourType, colourType);

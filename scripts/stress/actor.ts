@@ -24,7 +24,7 @@ export interface PaneRec {
 /** Codes that say a pane is gone: fine after a fault that removes panes, a bug otherwise. */
 const GONE = ["PANE_NOT_FOUND", "PANE_DEAD", "PANE_GONE"];
 /** Faults that remove panes or break calls. */
-const DESTRUCTIVE = ["tmux-kill", "http-crash", "ssh-cut"];
+const DESTRUCTIVE = ["tmux-kill", "http-crash", "ssh-cut", "host-restart"];
 
 export class Actor {
   session: Session | null = null;

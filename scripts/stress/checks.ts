@@ -63,7 +63,7 @@ export class Ledger {
   /** Faults whose effects may reach a call made in [from, to]: those that began before it ended, up to 5 s after they ended. */
   faultsDuring(from: number, to: number, actor: string): Fault[] {
     // A server that was idle or in a long wait learns of a killed tmux on its next call ("retry").
-    const reach = (f: Fault) => f.kind === "tmux-kill" || f.kind === "http-crash" ? 20_000 : 5_000;
+    const reach = (f: Fault) => ["tmux-kill", "http-crash", "host-restart"].includes(f.kind) ? 20_000 : 5_000;
     return this.faults.filter((f) =>
       f.start <= to && f.end + reach(f) >= from && (f.actor === undefined || f.actor === actor)
     );

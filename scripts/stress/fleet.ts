@@ -7,6 +7,8 @@ import { cleanEnv, startPermissions, TestServer, tmuxAt } from "../../tests/help
 import type { SshLab } from "../../tests/helpers/sshd.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+/** The servers' lease on the lab host: a dead server's panes there go when it has passed. */
+export const HOST_LEASE_SEC = 20;
 
 export class Fleet {
   #http: Deno.ChildProcess | null = null;
@@ -48,7 +50,7 @@ export class Fleet {
     if (this.lab) {
       extra.TMUXWRIGHT_HOSTS = "alpha=alpha";
       extra.TMUXWRIGHT_SSH_CONFIG = this.lab.configFile;
-      extra.TMUXWRIGHT_HOST_LEASE = "20"; // a dead server's panes on the host are reaped within a minute
+      extra.TMUXWRIGHT_HOST_LEASE = String(HOST_LEASE_SEC);
     }
     return cleanEnv(extra);
   }

@@ -19,6 +19,7 @@
  */
 
 import { WINDOW_SIZE } from "./dialect.ts";
+import { SWEEP_FUNCTIONS } from "./sweep.ts";
 
 /** The lock's name in the user's tmux directory on the host (a symbolic link while held). */
 export const HOST_LOCK_NAME = "tmuxwright-lock";
@@ -96,6 +97,24 @@ export function tmuxWords(commands: readonly (readonly string[])[]): string {
   return percent ? `P=$(printf '\\045'); ${tmux}` : tmux;
 }
 
+/**
+ * A script run by tmux that ends one owner's workspace (`instance`, `<pid>-<hex>`) with the
+ * processes in it, as its clean end: under the lock (`tries` of 20 ms; exit 75 when it stays
+ * taken) its sessions and panes go, and what survives of their processes is stopped in the
+ * background a moment later (src/tmux/sweep.ts).
+ */
+export function endOwnerScript(instance: string, tries: number): string {
+  if (!/^\d+-[0-9a-f]+$/.test(instance)) throw new RangeError(`unsafe instance ${JSON.stringify(instance)}`);
+  return [
+    LOCK_FUNCTIONS,
+    SWEEP_FUNCTIONS,
+    `tw_lock ${tries} || exit 75`,
+    `tw_owner ${instance}`,
+    "tmux -u list-sessions >/dev/null 2>&1",
+    "tw_unlock",
+  ].join("\n");
+}
+
 /** What a link script attaches: the session, and the tmux client's command (sh words, no redirections). */
 export interface LinkAttach {
   session: string;
@@ -103,6 +122,14 @@ export interface LinkAttach {
   client: string;
   /** Make `session` (a host's hub) unless it exists; else it must exist. */
   makeHub: boolean;
+  /**
+   * What is left behind when the link ends without a goodbye. `hub`: a host's hub, whose server
+   * may come back within its lease (a dropped connection) or not (it was killed): once the lease
+   * has passed with no control client back on it, the hub goes with its processes. `ownerPid`:
+   * this machine's server process; once it is gone (killed), every session and pane of its
+   * owners (instances `<pid>-…`) goes with its processes. Nothing goes while any is kept.
+   */
+  orphans: "hub" | { ownerPid: number };
 }
 
 /**
@@ -129,6 +156,7 @@ export function linkScript(attach: LinkAttach): string {
     : [];
   return oneLine([
     LOCK_FUNCTIONS,
+    SWEEP_FUNCTIONS,
     `tw_lock ${ATTACH_TRIES} || { echo "${HOST_BUSY} $(readlink "$L" 2>/dev/null)" >&2; exit 75; }`,
     ...hub,
     'f=$(mktemp -d "$d/tmuxwright-link.XXXXXX") && mkfifo "$f/i" "$f/o" || { tw_unlock; exit 1; }',
@@ -145,8 +173,9 @@ export function linkScript(attach: LinkAttach): string {
     'tw_unlock; rm -rf "$f"; } 3>&- &',
     "cat >&3",
     `tw_lock ${END_TRIES}`,
-    `[ "$(${tmux} show-options -v -t =${session}: @tmuxwright_end 2>/dev/null)" = kill ] && ` +
-    `${tmux} kill-session -t =${session}`,
+    // A goodbye: the server asked for its hub to go (with its processes), or kept it.
+    `e=$(${tmux} show-options -v -t =${session}: @tmuxwright_end 2>/dev/null)`,
+    `[ "$e" = kill ] && tw_hub ${session}`,
     "exec 3>&-",
     // Waited for as it goes (a client that has not gone within 2 s is killed).
     '{ sleep 2; kill -9 "$t"; } >/dev/null 2>&1 &',
@@ -156,7 +185,23 @@ export function linkScript(attach: LinkAttach): string {
     `${tmux} list-sessions >/dev/null 2>&1`,
     "tw_unlock",
     'rm -rf "$f"',
+    orphansStep(attach),
   ]);
+}
+
+/**
+ * What the link's end does without a goodbye (see LinkAttach.orphans). A hub's wait for its lease
+ * goes on in the background, so the link's program (ssh, `exec`) ends now.
+ */
+function orphansStep(attach: LinkAttach): string {
+  const sweep = (find: string) =>
+    `tw_lock ${END_TRIES} && { ${find}; tmux -u list-sessions >/dev/null 2>&1; tw_unlock; }`;
+  if (attach.orphans === "hub") {
+    const { session } = attach;
+    return `[ "$e" = kill ] || ( tw_lease ${session} && ${sweep(`tw_hub ${session}`)} ) </dev/null >/dev/null 2>&1 &`;
+  }
+  const pid = Math.floor(attach.orphans.ownerPid);
+  return `tw_gone ${pid} && ${sweep(`tw_owner ${pid}-`)}`;
 }
 
 /** sh commands on one line: `;` after each, but for one sent to the background (`&` ends it already). */

@@ -26,9 +26,9 @@ export async function openLocalLink(
   const client = shWords(["tmux", ...UTF8, ...socketArgs, ...attachArgs]);
   // The directory goes with the script's end too: a server that was killed cannot remove it.
   const script = `exec <${shWord(input)} >${shWord(output)} 2>${shWord(errors)}; ` +
-    `rm -f ${shWord(input)} ${shWord(output)}; ${linkScript({ session, client, makeHub: false })} rm -rf ${
-      shWord(dir)
-    }`;
+    `rm -f ${shWord(input)} ${shWord(output)}; ${
+      linkScript({ session, client, makeHub: false, orphans: { ownerPid: Deno.pid } })
+    } rm -rf ${shWord(dir)}`;
   const started = await tmuxOneShot([
     ...socketArgs,
     "run-shell",

@@ -66,7 +66,7 @@ export function remoteControlScript(session: string): string {
     'case "$v" in "tmux "[012].*|"tmux 3."[01]*) echo "tmuxwright: tmux-old $v" >&2; exit 126;; esac',
   ].join("; ");
   const client = `tmux -u -C attach-session -t =${session}`;
-  return `${script}; ${linkScript({ session, client, makeHub: true })}`;
+  return `${script}; ${linkScript({ session, client, makeHub: true, orphans: "hub" })}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { logSize } from "../engine/output/mod.ts";
 import type { TmuxServer } from "../tmux/server.ts";
 import type { WatchBackend, WatchFollow, WatchMark, WatchQuestion, WatchScreen } from "../http/watch/backend.ts";
 import { FETCH_MS, WatchFleet, watchPane } from "./watch_fleet.ts";
+import { withLastLines } from "./watch_last_lines.ts";
 
 /** A remote pane outside the link's hub session sends no `%output` over the link: its screen is read this often. */
 const REDRAW_MS = 1000;
@@ -129,24 +130,35 @@ async function followRemote(
   return { close: () => clearInterval(timer) };
 }
 
-const SCREEN_FACTS = "#{pane_id}\x1f#{pane_width}\x1f#{pane_height}\x1f#{cursor_x}\x1f#{cursor_y}";
+const SCREEN_FACTS = ["pane_id", "pane_width", "pane_height", "cursor_x", "cursor_y", "pane_dead", "@tmuxwright_log"]
+  .map((field) => `#{${field}}`).join("\x1f");
 
-/** The visible screen with its colours. */
+/** The visible screen with its colours; a dead pane's with its last logged lines when tmux's lost them. */
 async function screen(tmux: TmuxServer, paneId: string): Promise<WatchScreen | null> {
   // One pipelined pair: the facts and the rows come from the same moment of the pane.
   const [facts, rows] = await bounded(tmux.batch([
     ["display-message", "-p", "-t", paneId, SCREEN_FACTS],
     ["capture-pane", "-p", "-e", "-t", paneId],
   ])).catch(() => [[], []]);
-  const [id, width, height, x, y] = (facts[0] ?? "").split("\x1f");
+  const [id, width, height, x, y, dead, log] = (facts[0] ?? "").split("\x1f");
   if (id !== paneId) return null;
-  return {
+  const shown = {
     cols: Number(width),
     rows: Number(height),
     lines: rows.slice(0, Number(height)),
     cursorX: Number(x),
     cursorY: Number(y),
   };
+  return dead === "1" && log ? await withLastLines(shown, decodeLogPath(log)) : shown;
+}
+
+/** `@tmuxwright_log` holds the path URI-encoded (src/engine/panes/panes.ts). */
+function decodeLogPath(stored: string): string | null {
+  try {
+    return decodeURIComponent(stored);
+  } catch {
+    return null;
+  }
 }
 
 /** A host's answer, or a rejection once it has taken FETCH_MS (a black-holed link answers nothing). */

@@ -36,6 +36,12 @@ export class PromptFinder {
     private readonly proc?: ProcessFacts,
   ) {}
 
+  /** Forgets what was seen of every pane (after a reconnect: the tmux server may be another). */
+  forget(): void {
+    this.#unmarked.clear();
+    this.#shells.clear();
+  }
+
   /** Follows the pane's output and waits until its shell is at its prompt (PANE_BUSY / PANE_DEAD otherwise). */
   async prepare(pane: PaneInfo, action: string, signal?: AbortSignal, fresh = false): Promise<Prepared> {
     const key = `${pane.paneId}:${pane.pid}`;

@@ -1,4 +1,5 @@
 import type { TmuxServer } from "../../tmux/server.ts";
+import { TOP_OPTION } from "../panes/mod.ts";
 
 /**
  * Which program holds a pane's terminal, as tmux sees it (`pane_current_command` is the name of
@@ -39,19 +40,20 @@ export interface ForegroundState {
   command: string;
   panePid: number | null;
   /**
-   * Something was drawn (a prompt): the cursor left the top-left corner, or lines scrolled into
-   * history. The one check of "the shell has drawn" (the prompt waits of exec and of send_keys).
+   * Something was drawn (a prompt): the cursor left the top-left corner (the row below it in a pane
+   * started with a command, whose gate steps down a row), or lines scrolled into history. The one
+   * check of "the shell has drawn" (the prompt waits of exec and of send_keys).
    */
   drawn: boolean;
 }
 
 const SEP = "\x1f";
 const TEMPLATE = ["pane_id", "pane_dead", "pane_dead_status", "pane_current_command", "pane_pid", "cursor_x"]
-  .map((f) => `#{${f}}`).join(SEP) + `${SEP}#{cursor_y}${SEP}#{history_size}`;
+  .map((f) => `#{${f}}`).join(SEP) + `${SEP}#{cursor_y}${SEP}#{history_size}${SEP}#{${TOP_OPTION}}`;
 
 export async function foreground(tmux: TmuxServer, paneId: string): Promise<ForegroundState> {
   const [line] = await tmux.run("display-message", "-p", "-t", paneId, TEMPLATE);
-  const [id, dead, status, command, pid, x, y, history] = (line ?? "").split(SEP);
+  const [id, dead, status, command, pid, x, y, history, top] = (line ?? "").split(SEP);
   // tmux 3.3a answers for a pane that no longer exists with empty fields and exit 0.
   const gone = id !== paneId;
   return {
@@ -60,7 +62,7 @@ export async function foreground(tmux: TmuxServer, paneId: string): Promise<Fore
     deadStatus: /^\d+$/.test(status ?? "") ? Number(status) : null,
     command: command ?? "",
     panePid: /^\d+$/.test(pid ?? "") ? Number(pid) : null,
-    drawn: x !== "0" || y !== "0" || (history ?? "0") !== "0",
+    drawn: x !== "0" || Number(y) > (Number(top) || 0) || (history ?? "0") !== "0",
   };
 }
 

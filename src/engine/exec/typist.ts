@@ -39,6 +39,14 @@ export class Typist {
   ) {
     this.#files = new CommandFiles(tmux, stateDir);
     this.#prompts = new PromptFinder(tmux, output, this.#parked, proc);
+    // A reconnect may reach another tmux server (a restarted host or container), where pane ids,
+    // and in a container pids too, are given again: what was known of a pane (`%N`, its pid) is not.
+    tmux.onStatus((status) => {
+      if (status.kind !== "connected" || !status.reconnect) return;
+      this.#parked.close();
+      this.#prompts.forget();
+      this.#files.forgetRemoteDir();
+    });
   }
 
   /** Follows the pane's output and waits until its shell is at its prompt (PANE_BUSY / PANE_DEAD otherwise). */

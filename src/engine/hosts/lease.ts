@@ -9,7 +9,9 @@ import type { TmuxServer } from "../../tmux/server.ts";
  * matter). A hub with no client attached and its lease passed belongs to a server that is gone:
  * the next server on that host removes it. A cut link keeps its panes for the TTL; a black-holed
  * one leaves its client attached on the host and keeps them until ssh there gives up; a hub kept
- * with --keep (`@tmuxwright_kept`) is never taken.
+ * with --keep (`@tmuxwright_kept`) is never taken. The host itself ends a hub whose link ended
+ * without a goodbye once its lease has passed with no client back (the link script's end,
+ * src/tmux/sweep.ts); other servers' renewals reap what that missed (a host that rebooted).
  */
 export class HostLease {
   readonly #stop: () => void;
@@ -25,8 +27,10 @@ export class HostLease {
     this.#stop = link.onStatus((status) => {
       if (status.kind === "connected") void this.#renew();
     });
-    // Renewed well within the TTL; a link that is down is not dialled for it.
-    this.#timer = setInterval(() => link.connected && void this.#renew(), Math.min(30, ttlSec / 3) * 1000);
+    // Renewed well within the TTL. A link that went down is dialled again for it (one try a tick,
+    // within its backoff): the host ends a hub whose lease passed with no client back on it
+    // (src/tmux/sweep.ts), and an idle server's panes must outlive a cut it has not noticed by a call.
+    this.#timer = setInterval(() => link.connections > 0 && void this.#renew(), Math.min(30, ttlSec / 3) * 1000);
     Deno.unrefTimer(Number(this.#timer));
   }
 
@@ -37,6 +41,7 @@ export class HostLease {
 
   async #renew(): Promise<void> {
     try {
+      if (!this.link.connected) return void await this.link.connect(); // renewed on "connected"
       // In the background on the host (its own clock); nothing waits for it on the link.
       const until = `$(( $(${EPOCH}) + ${this.ttlSec} ))`;
       await this.link.run("run-shell", "-b", `tmux set-option -t =${this.hub}: @tmuxwright_lease ${until}`);

@@ -84,6 +84,15 @@ export class HostRegistry {
       const hub = this.options.hubSession;
       link = new TmuxServer([], () => Promise.resolve(hub), undefined, target);
       this.#links.set(name, link);
+      // With --keep the hub is kept from the start: a server killed without a goodbye keeps it too.
+      if (this.options.keep) {
+        const kept = link;
+        kept.onStatus((status) => {
+          if (status.kind === "connected") {
+            kept.run("set-option", "-t", `=${hub}:`, "@tmuxwright_kept", "1").catch(() => {});
+          }
+        });
+      }
       const lease = this.options.lease;
       if (lease) {
         this.#leases.push(new HostLease(link, hub, lease.ttlSec, (sessions) => lease.onReaped(name, sessions)));

@@ -31,6 +31,8 @@ export interface RotationLimits {
  */
 const WRITER = [
   "p=$1 m=$2 k=$3 o=0 b=65536",
+  // The first $4 bytes are not the program's (a start-up gate's cursor step): read one at a time and dropped.
+  '[ "${4:-0}" -gt 0 ] && dd bs=1 count=$4 of=/dev/null 2>/dev/null',
   "pad() { s=$1; while [ ${#s} -lt 16 ]; do s=0$s; done; }",
   'seg() { pad $1; f=$p.$s; : >> "$f"; ln -sfn "${f##*/}" "$p"; }',
   "while :; do",
@@ -50,13 +52,15 @@ const WRITER = [
 /**
  * The `pipe-pane` command that writes a pane's output to its log. tmux runs it with `sh -c`
  * after format expansion, so the path (already restricted to a safe character set by the
- * config) is single-quoted for sh and `#` is doubled for tmux.
+ * config) is single-quoted for sh and `#` is doubled for tmux. The pane's first `skip` bytes
+ * are left out (the start-up gate's cursor step, src/engine/panes/gate.ts).
  */
-export function pipeCommand(path: string, limits: RotationLimits): string {
+export function pipeCommand(path: string, limits: RotationLimits, skip = 0): string {
   if (/['\n\r%]/.test(path)) throw new RangeError(`unsafe log path: ${path}`);
   const max = Math.floor(limits.maxBytes);
   const keep = Math.floor(limits.keep);
-  return escapeFormat(`exec /bin/sh -c '${WRITER}' tmuxwright-log '${path}' ${max} ${keep}`);
+  const drop = Math.max(0, Math.floor(skip));
+  return escapeFormat(`exec /bin/sh -c '${WRITER}' tmuxwright-log '${path}' ${max} ${keep} ${drop}`);
 }
 
 /** The plain writer (no rotation), measured against the rotating one in scripts/bench_logs.ts. */

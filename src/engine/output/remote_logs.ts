@@ -1,6 +1,7 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import type { RotationLimits } from "./log_files.ts";
-import { readLogRange, segmentPath } from "./rotation.ts";
+import { readLogRange } from "./rotation.ts";
+import { SegmentFile } from "./segment_file.ts";
 import {
   advance,
   contextLines,
@@ -13,8 +14,8 @@ import {
   recordGap,
 } from "./gap_fill.ts";
 
-/** A file closes this long after its pane last wrote (a remote host can have many quiet panes). */
-const IDLE_CLOSE_MS = 5_000;
+/** The pane option that names an owned pane's log, URI-encoded (src/engine/panes/panes.ts). */
+const LOG_OPTION = "@tmuxwright_log";
 /** How much of a log's end is read to find it in the host's grid. */
 const CONTEXT_BYTES = 16 * 1024;
 /** A pane that wrote is marked this long after (at most this often while it keeps writing). */
@@ -47,9 +48,12 @@ export class RemoteLogs {
     ];
   }
 
-  /** Starts the pane's log at `logPath` (its first segment exists when this resolves). */
-  async register(paneId: string, logPath: string): Promise<void> {
-    const log = new PaneLog(this.link, paneId, logPath, this.limits);
+  /**
+   * Starts the pane's log at `logPath` (its first segment exists when this resolves). `step`: the
+   * pane's first bytes move its cursor down and are not the program's (a start-up gate's step).
+   */
+  async register(paneId: string, logPath: string, step: { bytes: number; rows: number } | null = null): Promise<void> {
+    const log = new PaneLog(this.link, paneId, logPath, this.limits, step);
     await log.begin();
     this.#writers.get(paneId)?.close();
     this.#writers.set(paneId, log);
@@ -75,7 +79,12 @@ export class RemoteLogs {
     const down = this.#downSince ?? new Date();
     this.#downSince = null;
     for (const [paneId, log] of this.#writers) {
-      log.fill(down, this.link.host).then((alive) => alive || this.#writers.delete(paneId)).catch((error) => {
+      log.fill(down, this.link.host).then((alive) => {
+        if (alive) return;
+        log.close();
+        // Only this log: a pane made since with the same id (a restarted host gives ids again) has its own.
+        if (this.#writers.get(paneId) === log) this.#writers.delete(paneId);
+      }).catch((error) => {
         console.error(`[tmuxwright] cannot fill the log of ${this.link.host}:${paneId}: ${(error as Error).message}`);
       });
     }
@@ -92,25 +101,37 @@ class PaneLog {
   #mark: LogMark = { line: 0, x: 0, offset: 0, width: 80 };
   #markTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  /** Bytes of the start-up gate's step still to leave out. */
+  #skip: number;
 
   constructor(
     private readonly link: TmuxServer,
     private readonly paneId: string,
     private readonly logPath: string,
     limits: RotationLimits,
+    private readonly step: { bytes: number; rows: number } | null,
   ) {
     this.#file = new SegmentFile(logPath, limits);
+    this.#skip = step?.bytes ?? 0;
   }
 
   async begin(): Promise<void> {
     await this.#file.begin();
-    // The pane is new: line 0, column 0 at offset 0; its width comes with the first mark.
+    // The pane is new: line 0 (below the gate's step), column 0 at offset 0; its width comes with the first mark.
     const [line] = await this.link.run("display-message", "-p", "-t", this.paneId, MARK_FORMAT);
     const grid = parseGrid(line);
-    if (grid) this.#mark = { line: grid.historySize + grid.cursorY, x: grid.cursorX, offset: 0, width: grid.width };
+    const below = this.step?.rows ?? 0;
+    if (grid) {
+      this.#mark = { line: grid.historySize + grid.cursorY + below, x: grid.cursorX, offset: 0, width: grid.width };
+    }
   }
 
   write(bytes: Uint8Array): void {
+    if (this.#skip > 0 && bytes.length > 0) {
+      const dropped = Math.min(this.#skip, bytes.length);
+      this.#skip -= dropped;
+      bytes = bytes.subarray(dropped);
+    }
     if (this.#closed || bytes.length === 0 || this.#mode === "dropping") return;
     if (this.#mode === "holding") {
       this.#held.push(bytes);
@@ -137,16 +158,18 @@ class PaneLog {
    */
   async fill(down: Date, host: string): Promise<boolean> {
     const replies = await this.link.pipeline([
-      ["display-message", "-p", "-t", this.paneId, `#{pane_id} ${MARK_FORMAT}`],
+      ["display-message", "-p", "-t", this.paneId, `#{pane_id}\x1f#{${LOG_OPTION}}\x1f${MARK_FORMAT}`],
       ["capture-pane", "-p", "-S", "-", "-E", "-", "-t", this.paneId],
     ], [undefined, () => this.#mode = "holding"]);
     const [looked, captured] = await Promise.allSettled(replies);
-    const [id, ...rest] = (looked.status === "fulfilled" ? looked.value[0] ?? "" : "").split(" ");
-    const now = parseGrid(rest.join(" "));
-    if (id !== this.paneId || now === null || captured.status === "rejected") {
+    const [id, log, marks] = (looked.status === "fulfilled" ? looked.value[0] ?? "" : "").split("\x1f");
+    const now = parseGrid(marks);
+    // The same pane: its id, and its own log (after a restart of the host's tmux the id names another pane).
+    const same = id === this.paneId && log === encodeURIComponent(this.logPath);
+    if (!same || now === null || captured.status === "rejected") {
       this.#release();
       if (looked.status === "rejected") throw looked.reason; // the link failed again: the next reconnect fills
-      return id === this.paneId; // gone: nothing more will come
+      return same; // gone: nothing more will come
     }
     const grid = captured.value;
     await this.#file.flushed();
@@ -210,99 +233,5 @@ class PaneLog {
         }
       })
       .catch(() => {}); // the link went down: the last mark stands
-  }
-}
-
-/** Appends bytes in order to a log's segment files, rotating them exactly as the local writer does. */
-class SegmentFile {
-  #queue: Uint8Array[] = [];
-  #draining: Promise<void> = Promise.resolve();
-  #running = false;
-  #file: Deno.FsFile | null = null;
-  /** Global offset of the current segment's first byte, and bytes in it. */
-  #segmentStart = 0;
-  #segmentSize = 0;
-  #idle: ReturnType<typeof setTimeout> | undefined;
-  #closed = false;
-
-  constructor(private readonly logPath: string, private readonly limits: RotationLimits) {}
-
-  async begin(): Promise<void> {
-    await this.#startSegment(0);
-  }
-
-  write(bytes: Uint8Array): void {
-    if (this.#closed) return;
-    this.#queue.push(bytes);
-    if (!this.#running) {
-      this.#running = true;
-      this.#draining = this.#drain();
-    }
-  }
-
-  flushed(): Promise<void> {
-    return this.#draining;
-  }
-
-  close(): void {
-    this.#closed = true;
-    clearTimeout(this.#idle);
-    void this.#draining.finally(() => this.#closeFile());
-  }
-
-  async #drain(): Promise<void> {
-    clearTimeout(this.#idle);
-    try {
-      while (this.#queue.length > 0) {
-        const chunks = this.#queue;
-        this.#queue = [];
-        for (const chunk of chunks) await this.#append(chunk);
-      }
-    } catch (error) {
-      console.error(`[tmuxwright] cannot write the log ${this.logPath}: ${(error as Error).message}`);
-      this.#queue = [];
-    }
-    // In the same turn as the last look at the queue: a write from now on starts a new drain. (Cleared
-    // in a later `.finally`, a write in between was queued with no drain to take it: the bytes waited
-    // for the pane's next output, and a command's end mark with them.)
-    this.#running = false;
-    if (!this.#closed) this.#idle = setTimeout(() => this.#closeFile(), IDLE_CLOSE_MS);
-  }
-
-  async #append(bytes: Uint8Array): Promise<void> {
-    let rest = bytes;
-    while (rest.length > 0) {
-      const room = this.limits.maxBytes - this.#segmentSize;
-      if (room <= 0) {
-        await this.#startSegment(this.#segmentStart + this.#segmentSize);
-        continue;
-      }
-      const part = rest.subarray(0, room);
-      this.#file ??= await Deno.open(segmentPath(this.logPath, this.#segmentStart), { append: true });
-      let written = 0;
-      while (written < part.length) written += await this.#file.write(part.subarray(written));
-      this.#segmentSize += part.length;
-      rest = rest.subarray(part.length);
-    }
-  }
-
-  /**
-   * The next segment, the oldest one dropped. No `<log>` symlink: Deno makes symlinks only with
-   * unscoped write permission, and readers find the newest segment by listing them without it.
-   */
-  async #startSegment(start: number): Promise<void> {
-    this.#closeFile();
-    this.#file = await Deno.open(segmentPath(this.logPath, start), { append: true, create: true, mode: 0o600 });
-    this.#segmentStart = start;
-    this.#segmentSize = 0;
-    const dropped = start - (this.limits.keep + 1) * this.limits.maxBytes;
-    if (dropped >= 0) await Deno.remove(segmentPath(this.logPath, dropped)).catch(() => {});
-  }
-
-  #closeFile(): void {
-    try {
-      this.#file?.close();
-    } catch { /* already closed */ }
-    this.#file = null;
   }
 }

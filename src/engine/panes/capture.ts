@@ -23,7 +23,7 @@ export interface Capture {
 const DEAD_NOTICE = /^Pane is dead \(.*\)\s*$/;
 
 /** What a capture needs to know of its pane. */
-export type CapturedPane = Pick<PaneInfo, "paneId" | "dead" | "height" | "historySize">;
+export type CapturedPane = Pick<PaneInfo, "paneId" | "dead" | "height" | "historySize" | "top">;
 
 /**
  * Reads a pane's screen and history the way a person would read its output: trailing blank
@@ -49,8 +49,8 @@ export async function capturePane(
   let rows = first?.rows ?? want + pane.height;
   for (let raw = first?.raw;; raw = undefined) {
     raw ??= await tmux.run("capture-pane", "-t", pane.paneId, ...flags, "-S", String(-rows), "-E", "-");
-    const lines = clean(raw, pane, options);
     const reachedStart = rows >= pane.historySize + pane.height;
+    const lines = clean(raw, pane, options, reachedStart);
     if (lines.length >= want || reachedStart) {
       const slice = lines.slice(Math.max(0, lines.length - want));
       return { text: slice.join("\n"), lines: slice.length, truncated: lines.length > want || !reachedStart };
@@ -125,6 +125,7 @@ const CAPTURE_FIELDS = {
   deadSignal: "pane_dead_signal",
   height: "pane_height",
   historySize: "history_size",
+  top: "@tmuxwright_top",
 } as const;
 const CAPTURE_TEMPLATE = formatTemplate(CAPTURE_FIELDS);
 
@@ -139,12 +140,17 @@ function capturedPane(lines: string[]): (CapturedPane & { closing: boolean }) | 
     closing: row.dead === "1" && !ended,
     height: Number(row.height),
     historySize: Number(row.historySize),
+    top: Number(row.top) || 0,
   };
 }
 
-function clean(raw: string[], pane: CapturedPane, options: CaptureOptions): string[] {
+function clean(raw: string[], pane: CapturedPane, options: CaptureOptions, fromStart = false): string[] {
   const lines = options.ansi ? raw.slice() : raw.map((line) => line.trimEnd());
   const isBlank = (line: string) => (options.ansi ? stripSgr(line) : line).trim() === "";
+  // The blank row a command's gate stepped over (gate.ts) is not output.
+  let skip = 0;
+  while (fromStart && skip < pane.top && skip < lines.length && isBlank(lines[skip])) skip++;
+  lines.splice(0, skip);
   while (lines.length > 0 && isBlank(lines[lines.length - 1])) lines.pop();
   if (
     pane.dead && lines.length > 0 &&

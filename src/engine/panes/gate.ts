@@ -26,6 +26,18 @@ export const STARTED_OPTION = "@tmuxwright_started";
 export const GATE_SCRIPT = `tmux wait-for -L "$1" \\; set-option -p -t "$TMUX_PANE" ${STARTED_OPTION} 1 ` +
   '\\; wait-for -U "$1" 2>/dev/null; shift; exec "$@"';
 
+/**
+ * The row a pane started with a command begins on (`@tmuxwright_top`): its gate moves the cursor
+ * down one row (CUD, nothing written) before the program runs. When a pane dies, tmux (every
+ * version, server_destroy_pane) moves to the bottom row and feeds a line to write "Pane is dead",
+ * which scrolls the screen: its top row goes into the history. A command that printed one line
+ * and exited at once lost that line from the screen a person attaches to; the top row is now blank.
+ */
+export const TOP_OPTION = "@tmuxwright_top";
+export const GATE_STEP_SCRIPT = GATE_SCRIPT.replace("; shift;", "; printf '\\033[B'; shift;");
+/** The step as the pane's log sees it (its first bytes, left out of the log) and the rows it moves. */
+export const GATE_STEP = { bytes: 3, rows: 1 } as const;
+
 /** What tmux names a pane's foreground while the gate holds it. */
 const GATE_COMMANDS = new Set(["sh", "tmux", ""]);
 

@@ -7,8 +7,9 @@ export type { WorkspaceRole } from "./workspace_role.ts";
 export type { CreatedPane, CreatePaneOptions } from "./pane_create.ts";
 export { type WorkspaceFactory, WorkspaceOwner } from "./workspace_owner.ts";
 export { listPanes, type PaneInfo } from "./panes.ts";
+export { TOP_OPTION } from "./gate.ts";
 export { PAGER_DEFAULTS, paneEnvironment } from "./pane_env.ts";
-export { isPaneId, resolvePane } from "./targets.ts";
+export { isPaneId, REMOVED_OPTION, resolvePane } from "./targets.ts";
 export { type Capture, captureAlongside, type CaptureOptions, capturePane, resolveAndCapture } from "./capture.ts";
 export { Paster } from "./paste.ts";
 export {

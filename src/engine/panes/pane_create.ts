@@ -6,7 +6,17 @@ import { logPathFor, pipeCommand, recordLog } from "../output/mod.ts";
 import { encodeMarks, type ShellIntegration } from "../integration/mod.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { paneEnvironment } from "./pane_env.ts";
-import { confirmStarted, GATE_SCRIPT, GATE_TIMING, gateChannel, lockCommand, releaseGate } from "./gate.ts";
+import {
+  confirmStarted,
+  GATE_SCRIPT,
+  GATE_STEP,
+  GATE_STEP_SCRIPT,
+  GATE_TIMING,
+  gateChannel,
+  lockCommand,
+  releaseGate,
+  TOP_OPTION,
+} from "./gate.ts";
 import { withinDeadline } from "./pane_deadline.ts";
 import { AGENT_OPTION, type AgentName, encodeAgent } from "./agent_name.ts";
 import { assertNameFree } from "./owned_names.ts";
@@ -88,7 +98,9 @@ export class PaneMaker {
     // No pagers (then --pane-env), then the call's own; the integration's variables last.
     const env = { ...paneEnvironment(config.paneEnv), ...options.env, ...launch?.env };
     for (const [key, value] of Object.entries(env)) common.push("-e", `${key}=${value}`);
-    const argv = ["--", "/bin/sh", "-c", GATE_SCRIPT, "tmuxwright-gate", channel, ...program];
+    // A command's output starts one row down: a pane that dies keeps its first line on the screen (gate.ts).
+    const gate = userShell ? GATE_SCRIPT : GATE_STEP_SCRIPT;
+    const argv = ["--", "/bin/sh", "-c", gate, "tmuxwright-gate", channel, ...program];
 
     // Locked before the pane exists (its gate waits for the unlock), sent in the same write as the spawn.
     const locked = tmux.run(...lockCommand(channel));
@@ -107,12 +119,14 @@ export class PaneMaker {
       ["set-option", "-p", "-t", pane.paneId, "@tmuxwright_log", encodeName(logPath)],
       ["set-option", "-p", "-t", pane.paneId, "remain-on-exit", "on"],
     ];
+    const step = userShell ? null : GATE_STEP; // not the program's output: left out of its log
     if (remote) {
-      await remote.logs.register(pane.paneId, logPath); // from %output, before the gate opens
+      await remote.logs.register(pane.paneId, logPath, step); // from %output, before the gate opens
     } else {
       const limits = { maxBytes: config.logMaxBytes, keep: config.logKeep };
-      setups.push(["pipe-pane", "-o", "-t", pane.paneId, pipeCommand(logPath, limits)]);
+      setups.push(["pipe-pane", "-o", "-t", pane.paneId, pipeCommand(logPath, limits, step?.bytes)]);
     }
+    if (!userShell) setups.push(["set-option", "-p", "-t", pane.paneId, TOP_OPTION, "1"]);
     if (options.name !== undefined) {
       setups.push(["set-option", "-p", "-t", pane.paneId, "@tmuxwright_name", encodeName(options.name)]);
     }

@@ -2,6 +2,10 @@ import type { TmuxServer } from "../../tmux/server.ts";
 import type { PolicyGate } from "../policy/mod.ts";
 import { escapeFormat } from "../../tmux/quote.ts";
 import type { PaneInfo } from "./panes.ts";
+import { TOP_OPTION } from "./gate.ts";
+
+/** A respawned owned pane's command starts one row down, as behind its start-up gate. */
+const STEP_DOWN = `printf '\\033[B'; exec "$@"`;
 
 export interface Respawn {
   /** A shell command line; default: the shell (owned panes) or the pane's first command (others). */
@@ -25,15 +29,17 @@ export async function respawnPane(
     await gate?.check({ command: options.command, pane: pane.paneId, host: tmux.host });
   }
   const cwd = options.cwd === undefined ? [] : ["-c", escapeFormat(options.cwd)];
-  const program = owned
-    ? ["--", shell, ...(options.command === undefined ? [] : ["-c", options.command])]
-    : options.command === undefined
-    ? []
-    : ["--", options.command];
+  const command = options.command;
+  const program = !owned
+    ? command === undefined ? [] : ["--", command]
+    : command === undefined
+    ? ["--", shell]
+    : ["--", "/bin/sh", "-c", STEP_DOWN, "sh", shell, "-c", command]; // its first line survives its end (gate.ts)
   const respawn = ["respawn-pane", "-k", "-t", pane.paneId, ...cwd, ...program];
+  const top = ["set-option", "-p", "-t", pane.paneId, TOP_OPTION, owned && command !== undefined ? "1" : "0"];
   // An owned pane keeps its process's pid for when tmux no longer reports it (panes.ts).
   const keepPid = ["set-option", "-F", "-p", "-t", pane.paneId, "@tmuxwright_pid", "#{pane_pid}"];
-  await tmux.guarded(owned ? [respawn, keepPid] : [respawn]);
+  await tmux.guarded(owned ? [respawn, top, keepPid] : [respawn]);
 }
 
 /** The title tmux shows in borders and status lines; `#` is escaped because tmux expands it as a format. */

@@ -20,6 +20,7 @@ export const PANE_FIELDS = {
   marks: "@tmuxwright_marks",
   shellSince: "@tmuxwright_shell_since",
   agent: "@tmuxwright_agent",
+  top: "@tmuxwright_top",
   title: "pane_title",
   dead: "pane_dead",
   deadStatus: "pane_dead_status",
@@ -60,6 +61,8 @@ export interface PaneInfo {
   shellSince: number | null;
   /** The MCP client whose call created the pane (see agent_name.ts); null for others' panes and older ones. */
   agent: AgentName | null;
+  /** The row its program started on: 1 for a pane started with a command (its gate steps down a row, gate.ts). */
+  top: number;
   title: string;
   dead: boolean;
   /** Exit status; 128+N when the process was killed by signal N (as shells report it). */
@@ -122,6 +125,7 @@ export function parsePanes(lines: readonly string[]): PaneInfo[] {
       marks: decodeMarks(row.marks),
       shellSince: toInt(row.shellSince),
       agent: decodeAgent(row.agent),
+      top: toInt(row.top) ?? 0,
       title: row.title,
       dead,
       closing: row.dead === "1" && !dead,

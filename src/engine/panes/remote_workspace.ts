@@ -1,5 +1,6 @@
 import type { TmuxServer } from "../../tmux/server.ts";
 import { ToolError } from "../errors.ts";
+import { endOwner } from "./workspace_end.ts";
 
 /**
  * A remote workspace is the link's hub session (the link's script made it): its id is read, its
@@ -30,23 +31,16 @@ export async function lookAtRemoteHub(
 }
 
 /**
- * Kills this owner's panes on the host (their logs stay here). A link cut since its last call
- * (noticed or not yet) is dialled once more: its panes would otherwise stay until the lease ends.
- * A host that cannot be reached keeps them (the lease).
+ * Kills this owner's panes on the host and stops what survives of their processes (their logs
+ * stay here). A link cut since its last call (noticed or not yet) is dialled once more: its panes
+ * would otherwise stay until the lease ends. A host that cannot be reached keeps them (the lease).
  */
 export async function killRemotePanes(tmux: TmuxServer, instance: string): Promise<void> {
-  const onLink = async <T>(run: () => Promise<T>): Promise<T | null> => {
-    try {
-      if (!tmux.connected) await tmux.connect();
-      return await run();
-    } catch {
-      await tmux.connect().catch(() => {});
-      return tmux.connected ? await run().catch(() => null) : null;
-    }
-  };
-  const listed = await onLink(() => tmux.run("list-panes", "-a", "-F", "#{pane_id}\x1f#{@tmuxwright_instance}"));
-  const owned = (listed ?? []).map((line) => line.split("\x1f")).filter(([id, owner]) =>
-    /^%\d+$/.test(id) && owner === instance
-  );
-  if (owned.length > 0) await onLink(() => tmux.guarded(owned.map(([id]) => ["kill-pane", "-t", id])));
+  try {
+    if (!tmux.connected) await tmux.connect();
+    await endOwner(tmux, instance);
+  } catch {
+    await tmux.connect().catch(() => {});
+    if (tmux.connected) await endOwner(tmux, instance).catch(() => {});
+  }
 }

@@ -4,6 +4,8 @@ import { listPanes, PANE_TEMPLATE, type PaneInfo, queryPanes } from "./panes.ts"
 import type { RecentPanes } from "./recent_panes.ts";
 
 const PANE_ID = /^%\d{1,9}$/;
+/** The tmux server's notes of what tmuxwright's kill tools removed (written by src/engine/watch/removals.ts). */
+export const REMOVED_OPTION = "@tmuxwright_removed";
 
 export function isPaneId(ref: string): boolean {
   return PANE_ID.test(ref);
@@ -25,8 +27,17 @@ export async function resolvePane(
   const recent = options.recent ? hints?.recent : undefined;
   if (PANE_ID.test(ref)) {
     const pane = recent?.get(ref) ?? await paneById(tmux, ref, recent);
-    if (!pane && tmux.restartedAt) throw goneWithServer(tmux, ref, tmux.restartedAt);
-    if (!pane) throw notFound(ref, await listPanes(tmux), instance);
+    if (!pane) {
+      const [panes, removed] = await Promise.all([
+        listPanes(tmux),
+        tmux.restartedAt ? tmux.run("show-options", "-sv", REMOVED_OPTION).catch(() => []) : [],
+      ]);
+      const restart = givenSince(ref, panes, removed.join(" ")) ? null : restartBefore(tmux, hints?.madeAt(ref));
+      if (restart) throw goneWithServer(tmux, ref, restart);
+      throw notFound(ref, panes, instance, tmux.restartedAt ? tmux : null);
+    }
+    // A pane this owner made, whose id now names another pane: its tmux server was restarted.
+    if (hints?.replaced(pane)) throw goneWithServer(tmux, ref, tmux.restartedAt);
     return pane;
   }
   if (/^[%@$]/.test(ref)) {
@@ -37,6 +48,7 @@ export async function resolvePane(
     );
   }
   const known = hints?.has(ref) ?? false;
+  const restart = restartBefore(tmux, hints?.namedAt(ref));
   const hinted = await hints?.check(tmux, ref, instance, recent);
   if (hinted) return hinted;
   const panes = await listPanes(tmux);
@@ -49,8 +61,28 @@ export async function resolvePane(
       "Pass one of these pane ids instead.",
     );
   }
-  if (known && tmux.restartedAt) throw goneWithServer(tmux, ref, tmux.restartedAt);
+  if (known && restart) throw goneWithServer(tmux, ref, restart);
   throw notFound(ref, panes, instance, tmux.restartedAt ? tmux : null);
+}
+
+/**
+ * Whether the tmux server, since it (re)started, gave pane id `ref` to a pane that has gone since:
+ * a tmuxwright kill noted it (`@tmuxwright_removed`, src/engine/watch/removals.ts), or a live pane
+ * has a higher id (tmux numbers panes up from %0 and never gives an id twice).
+ */
+function givenSince(ref: string, panes: PaneInfo[], removed: string): boolean {
+  if (removed.split(" ").some((note) => note.startsWith(`${ref}=`))) return true;
+  return panes.some((p) => Number(p.paneId.slice(1)) > Number(ref.slice(1)));
+}
+
+/**
+ * When the tmux server was restarted, if a pane made at `made` (epoch ms; undefined: not by this
+ * owner) may have gone with it: not one this owner made since (one killed since is just not found).
+ */
+function restartBefore(tmux: TmuxServer, made: number | undefined): Date | null {
+  const at = tmux.restartedAt;
+  if (at === null) return null;
+  return made !== undefined && made > at.getTime() ? null : at;
 }
 
 /**
@@ -60,6 +92,10 @@ export async function resolvePane(
  */
 export class PaneNameHints {
   readonly #ids = new Map<string, string>();
+  /** The log of each pane this owner made (by id), and when: a pane that has the id but not the log is another. */
+  readonly #logs = new Map<string, { log: string; at: number }>();
+  /** When this owner last made a pane of each name (epoch ms). */
+  readonly #named = new Map<string, number>();
 
   /** On a remote link: its recent lookups (see RecentPanes). */
   constructor(readonly recent?: RecentPanes) {}
@@ -77,6 +113,34 @@ export class PaneNameHints {
     if (pane && pane.name === name && pane.instance === instance && !pane.dead) return pane;
     this.#ids.delete(name);
     return null;
+  }
+
+  /** A pane this owner made: its id stays its own only while the pane with that id has its log. */
+  made(pane: PaneInfo): void {
+    this.remember(pane);
+    if (pane.name !== null) {
+      if (this.#named.size >= 1024) this.#named.delete(this.#named.keys().next().value!); // the oldest
+      this.#named.set(pane.name, Date.now());
+    }
+    if (pane.logPath === null) return;
+    if (this.#logs.size >= 1024) this.#logs.delete(this.#logs.keys().next().value!); // the oldest
+    this.#logs.set(pane.paneId, { log: pane.logPath, at: Date.now() });
+  }
+
+  /** Whether `pane` holds the id of a pane this owner made, and is not that pane (made since by another). */
+  replaced(pane: PaneInfo): boolean {
+    const made = this.#logs.get(pane.paneId);
+    return made !== undefined && pane.logPath !== made.log;
+  }
+
+  /** When this owner made the pane `id` (epoch ms), if it did. */
+  madeAt(id: string): number | undefined {
+    return this.#logs.get(id)?.at;
+  }
+
+  /** When this owner last made a pane named `name` (epoch ms), if it did. */
+  namedAt(name: string): number | undefined {
+    return this.#named.get(name);
   }
 
   remember(pane: PaneInfo): PaneInfo {
@@ -98,12 +162,17 @@ export async function paneById(tmux: TmuxServer, id: string, recent?: RecentPane
   }
 }
 
-/** A pane id the host's tmux server no longer has, after that server was restarted: its panes went with it. */
-function goneWithServer(tmux: TmuxServer, ref: string, at: Date): ToolError {
+/**
+ * A pane the host's tmux server no longer has, after that server was restarted (`at`; null: seen
+ * only by its id naming another pane now): its panes went with it.
+ */
+function goneWithServer(tmux: TmuxServer, ref: string, at: Date | null): ToolError {
+  const when = at === null ? "" : ` at ${clock(at)}`;
   return new ToolError(
     "PANE_GONE",
-    `Pane ${JSON.stringify(ref)} is gone: the tmux server of host ${tmux.host} was restarted at ${clock(at)} ` +
-      "(the host or its container restarted) and its panes ended with it",
+    `Pane ${JSON.stringify(ref)} is gone: the tmux server of host ${tmux.host} was restarted${when} ` +
+      "(the host or its container restarted, or tmux was killed) and its panes ended with it" +
+      (at === null ? `; ${ref} now names another pane` : ""),
     `Create a new pane there (create_pane host=${tmux.host}); read_logs keeps the old pane's output.`,
   );
 }

@@ -113,7 +113,11 @@ export class Workspace {
     await this.role.gate?.checkEnvironment(options.env, null, this.tmux.host);
     // Serialised so two calls cannot both claim one name.
     const turn = this.#creating;
-    const run = turn.then(() => this.#maker.create(options));
+    const run = turn.then(async () => {
+      const created = await this.#maker.create(options);
+      this.names.made(created.pane);
+      return created;
+    });
     this.#creating = run.catch(() => {});
     await withinDeadline(turn, options.signal, "waiting for the panes this session asked for before it");
     return run;
@@ -178,6 +182,7 @@ export class Workspace {
       instance: this.instance,
       lockPath: lock?.path ?? null,
       historyLimit: this.config.historyLimit,
+      kept: this.config.keep,
       guarded: (commands) => this.tmux.guarded(commands),
     });
     this.#sessionName = session.name;

@@ -2,6 +2,7 @@ import type { Config } from "../../config.ts";
 import { tmuxOneShot } from "../../tmux/oneshot.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 import { TmuxError } from "../../tmux/errors.ts";
+import { endOwnerScript } from "../../tmux/host_session_lock.ts";
 import { WORKSPACE_OPTIONS } from "../workspaces/mod.ts";
 import { stopForeignLogs } from "./pane_logs.ts";
 
@@ -14,8 +15,9 @@ export interface EndingWorkspace {
 
 /**
  * Ends a local workspace: with --keep it is marked kept; the hub of an isolated server takes the
- * whole private tmux server with it; otherwise the owner's panes are killed wherever they are
- * (logs stay on disk) and its session goes.
+ * whole private tmux server with it; otherwise the owner's sessions and panes go wherever they are
+ * (logs stay on disk), and what survives of the processes started in them (a job that ignores the
+ * hang-up) is stopped, as the tmux side does when a server dies (src/tmux/sweep.ts).
  */
 export async function endLocalWorkspace(
   config: Readonly<Config>,
@@ -31,29 +33,26 @@ export async function endLocalWorkspace(
   } else if (config.isolated && workspace.hub) {
     await tmuxOneShot([...socket, "kill-server"]);
   } else {
-    await tmux.guarded(await killOwnedElsewhere(socket, workspace.instance, workspace.sessionName));
+    await endOwner(tmux, workspace.instance);
     if (workspace.hub) await stopForeignLogs(config, workspace.instance);
-    // Already gone (tmux restarted, a person killed it): nothing is left to end.
-    const ours = `#{==:#{${WORKSPACE_OPTIONS.instance}},${workspace.instance}}`;
-    await tmux.guarded([["if-shell", "-F", "-t", `=${name}:`, ours, `kill-session -t =${name}`]]).catch((error) => {
-      if (!(error instanceof TmuxError && error.kind === "target_gone")) throw error;
-    });
   }
 }
 
 /**
- * Owned panes outside the workspace (create_session, create_window, moved windows) go too: a
- * window or session whose panes were all ours disappears with them; a pane a person added stays.
+ * Removes an owner's sessions and panes (those whose owner option is its instance) under the
+ * session lock, and stops what survives of their processes; one script tmux runs where it runs
+ * (a host's too). A tmux server that is gone (restarted, killed) holds nothing of it.
  */
-async function killOwnedElsewhere(socketArgs: readonly string[], instance: string, workspace: string) {
-  const listed = await tmuxOneShot([
-    ...socketArgs,
-    "list-panes",
-    "-a",
-    "-F",
-    "#{pane_id}\x1f#{@tmuxwright_instance}\x1f#{session_name}",
-  ]);
-  return listed.stdout.split("\n").map((line) => line.split("\x1f"))
-    .filter(([id, owner, session]) => /^%\d+$/.test(id) && owner === instance && session !== workspace)
-    .map(([id]) => ["kill-pane", "-t", id]);
+export async function endOwner(tmux: TmuxServer, instance: string): Promise<void> {
+  const result = await tmux.runShell(endOwnerScript(instance, END_TRIES)).catch((error) => {
+    if (error instanceof TmuxError && (error.kind === "server_gone" || error.kind === "target_gone")) return null;
+    throw error;
+  });
+  if (result?.status === 75) {
+    const where = tmux.remote ? `on host "${tmux.host}"` : "of this tmux server";
+    throw new TmuxError("command_failed", `the session lock ${where} stayed taken for 10 s`);
+  }
 }
+
+/** 20 ms tries of the session lock: 10 s, as every guarded step waits. */
+const END_TRIES = 500;

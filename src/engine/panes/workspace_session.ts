@@ -15,6 +15,8 @@ export interface SessionSpec {
   /** The owner lock that proves this process lives; null when it could not be taken. */
   lockPath: string | null;
   historyLimit: number;
+  /** --keep: marked kept from the start, so a server that dies without a goodbye keeps it too. */
+  kept: boolean;
   /** Runs tmux commands that can notify every control client under the session lock (TmuxServer.guarded). */
   guarded: (commands: string[][]) => Promise<string[]>;
 }
@@ -105,6 +107,7 @@ function sessionCommands(spec: SessionSpec, name: string): string[][] {
     [WORKSPACE_OPTIONS.pid, String(spec.pid)],
     [WORKSPACE_OPTIONS.instance, spec.instance],
     ...(spec.lockPath === null ? [] : [[WORKSPACE_OPTIONS.lock, spec.lockPath]]),
+    ...(spec.kept ? [[WORKSPACE_OPTIONS.kept, "1"]] : []),
     ["history-limit", String(spec.historyLimit)],
     ["default-size", DEFAULT_SIZE],
     ["destroy-unattached", "off"],

@@ -1,8 +1,9 @@
 import type { TmuxServer } from "../../tmux/server.ts";
+import { REMOVED_OPTION } from "../panes/mod.ts";
 
 const REMEMBERED = 64;
 /** Server option where tmuxwright servers note what their calls removed: ` ID=TOOL:PID-TAG` entries. */
-const OPTION = "@tmuxwright_removed";
+const OPTION = REMOVED_OPTION;
 const KEEP_CHARS = 4_000;
 
 /**

@@ -64,6 +64,10 @@ export class WallTile {
     this.pane = pane;
     const sig = signature(pane);
     if (sig !== this.#sig) this.#probed = null;
+    // A pane that ended is drawn again (tmux writes its notice; the wall may put back its last lines),
+    // and its state is tmux's from now on: one that ended before its facts were read is never probed.
+    if (sig !== this.#sig && pane.state === "exited") this.dirty = true;
+    if (pane.state === "exited") this.known = true;
     this.#sig = sig;
   }
 
