@@ -50,6 +50,8 @@ export class SshLab {
     readonly sshdPort: number,
     private readonly sshd: Deno.ChildProcess,
     readonly configFile: string,
+    /** The directory whose `tmux` the trusted hosts run. */
+    readonly hostTmuxDir: string,
   ) {}
 
   /** The trusted hosts' HOME: empty, so their shells start as a clean test shell does (no developer rc files). */
@@ -64,7 +66,7 @@ export class SshLab {
 
   /** tmux on the remote server of a trusted host, run directly (what the host would see). */
   async remoteTmux(host: LabHost, ...args: string[]): Promise<{ code: number; stdout: string }> {
-    const out = await new Deno.Command("tmux", {
+    const out = await new Deno.Command(join(this.hostTmuxDir, "tmux"), {
       args,
       env: { TMUX_TMPDIR: this.tmuxTmpdir(host) },
       stdout: "piped",
@@ -84,8 +86,9 @@ export class SshLab {
 
   /** `fleet`: that many more trusted hosts (fleet01…), each its own relay, link and remote tmux server. */
   /**
-   * `hostTmux`: a directory whose `tmux` the trusted hosts run instead of this machine's (another
-   * release than the local one: tests/hosts_versions_test.ts).
+   * `hostTmux`: a directory whose `tmux` the trusted hosts run (another release than the local one:
+   * tests/hosts_versions_test.ts); by default the `tmux` on this process's PATH, so a host's tmux
+   * and a test's own look at it (`remoteTmux`) are one release whichever tmux the suite runs on.
    */
   static async start(options: { delay?: LinkDelay; fleet?: number; hostTmux?: string } = {}): Promise<SshLab> {
     const trusted = [...LAB_HOSTS, ...Object.keys(SHELL_HOSTS), ...fleetHosts(options.fleet ?? 0)];
@@ -133,6 +136,8 @@ export class SshLab {
     const shellPorts = new Map(Object.keys(SHELL_HOSTS).map((name) => [name, freePort()]));
     const home = `HOME=${join(dir, "home")}`;
     const withPath = (bin: string) => `ForceCommand PATH=${bin}; export PATH; eval "$SSH_ORIGINAL_COMMAND"`;
+    const hostTmux = options.hostTmux ?? await tmuxDirOnPath();
+    const hostPath = withPath(`${hostTmux}:/usr/bin:/bin`);
     const sshdConfig = join(dir, "sshd_config");
     await Deno.writeTextFile(
       sshdConfig,
@@ -166,8 +171,10 @@ export class SshLab {
         ...Object.entries(SHELL_HOSTS).flatMap(([name, shell]) => [
           `Match LocalPort ${shellPorts.get(name)}`,
           `  SetEnv ${home} SHELL=${shell}`,
+          `  ${hostPath}`,
         ]),
-        ...(options.hostTmux ? [`Match LocalPort ${port}`, `  ${withPath(`${options.hostTmux}:/usr/bin:/bin`)}`] : []),
+        `Match LocalPort ${port}`,
+        `  ${hostPath}`,
         "Match all",
         `  SetEnv ${home}`,
         "",
@@ -221,7 +228,7 @@ export class SshLab {
         "",
       ].join("\n"),
     );
-    const lab = new SshLab(dir, port, sshd, configFile);
+    const lab = new SshLab(dir, port, sshd, configFile, hostTmux);
     for (const [name, relay] of relays) lab.relays.set(name, relay);
     lab.hosts.push(...trusted);
     return lab;
@@ -265,4 +272,12 @@ async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {
   try {
     for await (const _ of stream) { /* sshd's errors are not the test's */ }
   } catch { /* closed */ }
+}
+
+/** The directory of the `tmux` this process's PATH finds (the release the suite runs on). */
+async function tmuxDirOnPath(): Promise<string> {
+  const out = await new Deno.Command("sh", { args: ["-c", "command -v tmux"], stdout: "piped" }).output();
+  const path = new TextDecoder().decode(out.stdout).trim();
+  if (!path.startsWith("/")) throw new Error("tmux is not on PATH");
+  return path.slice(0, path.lastIndexOf("/"));
 }
