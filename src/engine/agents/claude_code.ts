@@ -17,6 +17,8 @@ const BOX = /^❯[\s\u00a0]?/;
 const CHOICE = /^\s+❯[\s\u00a0]+\S/;
 const SPIN = "[·✢*✶✻✽✳]";
 const SPINNER = new RegExp(`^${SPIN} \\S.*…`);
+/** The spinner while the turn's Stop hooks run: the model's turn is over. */
+const STOPPING = /…\s*\(running Stop hooks?\b/;
 const DONE = new RegExp(`^${SPIN} \\S+ for \\d`);
 const MARK = /^[●⏺] /;
 /** Lines of the frame inside the transcript: tips under the spinner, the wait for a dialog. */
@@ -31,6 +33,7 @@ export const claudeCode: AgentCli = {
       (program === "cli.js" && path.includes("claude-code"));
   },
   enterDelayMs: 0,
+  questionSettleMs: 250,
   titleSays: () => null, // its title stays "✳ Claude Code"
   read,
   reply,
@@ -49,7 +52,8 @@ function read(lines: readonly string[]): ScreenReading {
   if (found) {
     const footer = lines.slice(found.bottom + 1).join(" ");
     const above = trimBlank(lines.slice(0, transcriptEnd(lines, found.top))).slice(-4);
-    const working = footer.includes("esc to interrupt") || above.some((l) => SPINNER.test(l));
+    const spinner = above.find((l) => SPINNER.test(l));
+    const working = spinner !== undefined ? !STOPPING.test(spinner) : footer.includes("esc to interrupt");
     return { activity: working ? "working" : "idle", question: null };
   }
   const dialog = dialogStart(lines);

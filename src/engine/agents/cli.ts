@@ -38,6 +38,11 @@ export interface AgentCli {
    */
   readonly enterDelayMs: number;
   /**
+   * How long a question must have stood before it is returned: Claude Code ignores the keys its
+   * permission dialog gets in its first 0.1–0.15 s, so an answer sent at once would be lost.
+   */
+  readonly questionSettleMs?: number;
+  /**
    * The Enter after a paste was taken as a newline: the input box holds the input with the cursor
    * on an empty line under it (Gemini CLI, when its event loop was slow). `cursor`: the cursor's
    * index in `lines`.
