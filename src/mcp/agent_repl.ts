@@ -1,6 +1,6 @@
 import type { PaneInfo } from "../engine/panes/mod.ts";
 import { ToolError } from "../engine/errors.ts";
-import { paneProcess } from "../engine/facts/mod.ts";
+import { atShellPrompt, paneProcess } from "../engine/facts/mod.ts";
 import { AGENT_CLIS, agentIn, ClaudeEvents, claudeHookPaths } from "../engine/agents/mod.ts";
 import { runAgentTurn } from "../engine/watch/mod.ts";
 import type { ToolContext } from "./context.ts";
@@ -13,6 +13,24 @@ export interface AgentTurnArgs {
   input?: string;
   timeoutMs: number;
   maxOutput?: number;
+}
+
+/** How long a shell that is starting a command (`sh -c claude`) is given to become the agent CLI. */
+const STARTING_MS = 3000;
+
+/**
+ * The agent CLI in front of the pane; a shell in front that is not at its prompt is starting a
+ * program (create_pane's `command`, a moment after the call): looked at again until it is one.
+ */
+async function agentStarting(ctx: ToolContext, pane: PaneInfo, waitMs: number) {
+  const until = performance.now() + waitMs;
+  for (;;) {
+    const process = await paneProcess(ctx.app.proc, pane);
+    const agent = agentIn(process.proc);
+    const starting = process.proc?.fgIsShell === true && !atShellPrompt(process.proc);
+    if (agent || !starting || performance.now() >= until || ctx.signal.aborted) return { process, agent };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** For the tool reference: the fields only an agent CLI's turn returns. */
@@ -31,8 +49,7 @@ export const AGENT_TURN_RESULT = {
  * front is an error that says to give `prompt`.
  */
 export async function agentTurnCall(ctx: ToolContext, pane: PaneInfo, args: AgentTurnArgs) {
-  const process = await paneProcess(ctx.app.proc, pane);
-  const agent = agentIn(process.proc);
+  const { process, agent } = await agentStarting(ctx, pane, Math.min(STARTING_MS, args.timeoutMs));
   if (agent === null) {
     const names = AGENT_CLIS.map((cli) => cli.name).join(", ");
     throw new ToolError(

@@ -32,6 +32,7 @@ export const claudeCode: AgentCli = {
     return program === "claude" || program === "claude.exe" ||
       (program === "cli.js" && path.includes("claude-code"));
   },
+  endLine: true,
   enterDelayMs: 0,
   questionSettleMs: 250,
   titleSays: () => null, // its title stays "✳ Claude Code"
@@ -92,5 +93,9 @@ function reply(lines: readonly string[]): ScreenReply {
   const body = turn.filter((l) => !DONE.test(l) && !SPINNER.test(l) && !NOISE.test(l));
   // The turn's last message: its last `● ` block to the end (a tool's block before it stays on screen).
   const last = lastIndex(body, (l) => MARK.test(l));
-  return { text: trimBlank(unmark(body.slice(Math.max(0, last)), MARK)).join("\n"), echo: echo >= 0, ended };
+  return {
+    text: trimBlank(unmark(body.slice(Math.max(0, last)), MARK)).join("\n"),
+    echo: echo >= 0 ? lines[echo].replace(ECHO, "") : null,
+    ended,
+  };
 }

@@ -20,8 +20,8 @@ export interface ScreenReading {
 /** The turn cut out of a screen: what the CLI showed below the person's input, its frame left out. */
 export interface ScreenReply {
   text: string;
-  /** The input's echo is on the screen (else the turn's start has scrolled off: `text` is its end). */
-  echo: boolean;
+  /** The first line of the input's echo (null: not on the screen; the turn's start has scrolled off: `text` is its end). */
+  echo: string | null;
   /** The CLI's own end-of-turn line follows the turn (Claude Code's "✻ Worked for 5s", Codex's "Worked for"). */
   ended: boolean;
 }
@@ -43,13 +43,19 @@ export interface AgentCli {
    */
   readonly questionSettleMs?: number;
   /**
-   * The Enter after a paste was taken as a newline: the input box holds the input with the cursor
-   * on an empty line under it (Gemini CLI, when its event loop was slow). `cursor`: the cursor's
-   * index in `lines`.
+   * Its input box still holds input after Enter: the Enter came too soon after the paste and was
+   * dropped or taken as a newline (Gemini CLI, when its event loop is slow); Enter again submits
+   * it (it drops a trailing newline). Absent: the CLI submits on the first Enter.
    */
-  newlineInBox?(lines: readonly string[], cursor: number): boolean;
+  inputLeft?(lines: readonly string[]): boolean;
   /** What its terminal title (OSC 0/2, as tmux keeps it) says, where the CLI sets one; null: nothing. */
   titleSays(title: string): AgentActivity | null;
+  /**
+   * It draws a line of its own under every turn that ended (Claude Code's "✻ Worked for 5s", Codex's
+   * "Worked for 5s"): its screen says a turn ended only with that line (its title may stop
+   * spinning for a moment mid-turn).
+   */
+  readonly endLine: boolean;
   /** What its screen (rows top to bottom, trailing blanks trimmed) shows. */
   read(lines: readonly string[]): ScreenReading;
   /** The last turn on the screen: below the last echo of the person's input, without the frame. */
@@ -103,3 +109,16 @@ export function unmark(lines: readonly string[], marker: RegExp, indent = 2): st
 
 /** Terminal spinners: the braille frames most TUIs draw (Codex's title, Gemini's status line). */
 export const BRAILLE_SPINNER = /[\u2800-\u28ff]/;
+
+/**
+ * Whether an echo on screen is of `input`: its first line as the CLI shows it (a start of it, when
+ * wrapped or cut), or the placeholder a CLI shows for a long paste (`[Pasted text #1 +12 lines]`).
+ */
+export function echoes(echo: string | null, input: string): boolean {
+  if (echo === null) return false;
+  const shown = echo.trim();
+  const first = input.trim().split("\n")[0].trim();
+  if (/^\[Pasted /.test(shown)) return true;
+  const length = Math.min(shown.length, first.length, 40);
+  return length > 0 && shown.slice(0, length) === first.slice(0, length);
+}

@@ -34,6 +34,7 @@ export const codexCli: AgentCli = {
     const { program } = programOf(words);
     return program === "codex" || program === "codex.js";
   },
+  endLine: true,
   enterDelayMs: 0,
   titleSays(title) {
     if (/Action Required/.test(title)) return "asking";
@@ -86,5 +87,9 @@ function reply(lines: readonly string[]): ScreenReply {
   const ended = turn.some((l) => DONE.test(l));
   const body = turn.filter((l) => !DONE.test(l) && !WORKING.test(l) && !TIP.test(l));
   const last = lastIndex(body, (l) => MARK.test(l));
-  return { text: trimBlank(unmark(body.slice(Math.max(0, last)), MARK)).join("\n"), echo: echo >= 0, ended };
+  return {
+    text: trimBlank(unmark(body.slice(Math.max(0, last)), MARK)).join("\n"),
+    echo: echo >= 0 ? lines[echo].replace(PROMPT, "") : null,
+    ended,
+  };
 }

@@ -6,9 +6,11 @@ import { type AgentCli, lastIndex, programOf, type ScreenReading, type ScreenRep
  * ` ⠋ Thinking... (esc to cancel, 3s)` while it works), and the transcript: the input echoed after
  * ` > `, messages after `✦ `, tools in boxes. A question (a tool's permission) is a box with `? `
  * before the tool and numbered choices, the one under the cursor after `● `; the input box is gone
- * meanwhile. Its title says it too: `✦  Working… (dir)`, `✋  Action Required (dir)`, `◇  Ready (dir)`.
+ * meanwhile (a key it gets as the box is drawn was seen lost). Its title says it too:
+ * `✦  Working… (dir)`, `✋  Action Required (dir)`, `◇  Ready (dir)`.
  * It takes an Enter within 30 ms of the keys before it, or 40 ms of a paste, as a newline (its
- * `bufferFastReturn` and `recentUnsafePasteTime`), by timers a busy event loop runs late.
+ * `bufferFastReturn` and `recentUnsafePasteTime`), by timers a busy event loop runs late; such an
+ * Enter is also seen dropped. The input then stays in the box, and Enter again submits it.
  */
 const RULE = /^─{20,}$/;
 const PROMPT = /^ > /;
@@ -25,13 +27,13 @@ export const geminiCli: AgentCli = {
     const { program } = programOf(words);
     return program === "gemini" || program === "gemini.js";
   },
+  endLine: false,
   enterDelayMs: 150,
-  newlineInBox(lines, cursor) {
+  questionSettleMs: 250,
+  inputLeft(lines) {
     const rule = box(lines);
     const prompt = rule < 0 ? -1 : lines.findIndex((l, i) => i > rule && PROMPT.test(l));
-    if (prompt < 0 || PLACEHOLDER.test(lines[prompt]) || cursor <= prompt) return false;
-    // The box's lines run from the prompt to the cursor: text, then the empty line the Enter made.
-    return (lines[cursor] ?? "").trim() === "" && lines.slice(prompt + 1, cursor).every((l) => /^ {3}/.test(l));
+    return prompt >= 0 && !PLACEHOLDER.test(lines[prompt]);
   },
   titleSays(title) {
     if (/Action Required/.test(title)) return "asking";
@@ -93,5 +95,9 @@ function reply(lines: readonly string[]): ScreenReply {
   const body = lines.slice(start, end).filter((l) => !WORKING.test(l));
   const last = lastIndex(body, (l) => MARK.test(l));
   // Gemini CLI draws no line of its own at a turn's end: its title and input box say it.
-  return { text: trimBlank(unmark(body.slice(Math.max(0, last)), MARK)).join("\n"), echo: echo >= 0, ended: false };
+  return {
+    text: trimBlank(unmark(body.slice(Math.max(0, last)), MARK)).join("\n"),
+    echo: echo >= 0 ? lines[echo].replace(PROMPT, "") : null,
+    ended: false,
+  };
 }

@@ -24,12 +24,9 @@ export interface AgentLook {
   question: string | null;
   /** The screen is the alternate one (a full-screen view): no scrollback behind it. */
   alternate: boolean;
-  /** The cursor's row as an index in `lines` (it may be past their end: blank rows are trimmed). */
-  cursor: number;
 }
 
-const FIELDS =
-  `#{pane_title}\x1f#{${CLI_STATE_OPTION}}\x1f#{history_size}\x1f#{alternate_on}\x1f#{cursor_y}\x1f#{pane_id}`;
+const FIELDS = `#{pane_title}\x1f#{${CLI_STATE_OPTION}}\x1f#{history_size}\x1f#{alternate_on}\x1f#{pane_id}`;
 
 /** Looks at the pane in one pipelined round trip; `history` rows of scrollback come first when asked. */
 export async function lookAtAgent(
@@ -40,7 +37,7 @@ export async function lookAtAgent(
 ): Promise<AgentLook> {
   const capture = ["capture-pane", "-p", "-J", "-t", paneId, ...(history > 0 ? ["-S", String(-history)] : [])];
   const [[facts], rows] = await tmux.batch([["display-message", "-p", "-t", paneId, FIELDS], capture]);
-  const [title, option, size, alternate, cursorY, id] = (facts ?? "").split("\x1f");
+  const [title, option, size, alternate, id] = (facts ?? "").split("\x1f");
   if (id !== paneId) throw new Error(`pane ${paneId} is gone`);
   const lines = rows.map((row) => row.trimEnd());
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
@@ -62,6 +59,5 @@ export async function lookAtAgent(
       ? null
       : screen.question ?? lines.filter((l) => l.trim() !== "").slice(-12).join("\n"),
     alternate: alternate === "1",
-    cursor: Math.min(history, historySize) + (Number(cursorY) || 0),
   };
 }

@@ -4,7 +4,14 @@
  * title say (working, idle waiting for its person, asking them), how its reply is cut out of its
  * frame, and Claude Code's hooks in the panes tmuxwright starts. Depends on `facts` (types) only.
  */
-export { type AgentActivity, type AgentCli, type AgentId, type ScreenReading, type ScreenReply } from "./cli.ts";
+export {
+  type AgentActivity,
+  type AgentCli,
+  type AgentId,
+  echoes,
+  type ScreenReading,
+  type ScreenReply,
+} from "./cli.ts";
 export { AGENT_CLIS, agentFor, agentIn, type AgentInPane } from "./known.ts";
 export {
   claudeHookPaths,

@@ -30,6 +30,8 @@ export class Looks {
     private readonly paneId: string,
     private readonly agent: AgentInPane,
     first: AgentLook,
+    /** The CLI is drawing a frame: its screen is half drawn (a look waits for the frame's end). */
+    private readonly drawing: () => boolean = () => false,
   ) {
     this.last = first;
     this.#top = first.firstRow; // the screen's top row when the turn began: the turn is below it
@@ -79,6 +81,7 @@ export class Looks {
 
   async #look(): Promise<void> {
     if (this.closed) return;
+    if (this.drawing()) return; // the frame's end is output, which brings the next look
     if (this.#looking) return void (this.#again = true);
     this.#looking = true;
     this.#lastAt = performance.now();

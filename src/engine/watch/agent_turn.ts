@@ -1,9 +1,9 @@
 import type { PaneInfo, Paster } from "../panes/mod.ts";
 import type { PolicyGate } from "../policy/mod.ts";
-import { type AgentInPane, type AgentLook, ClaudeEvents, type HookRecord, lookAtAgent } from "../agents/mod.ts";
+import { type AgentInPane, type AgentLook, ClaudeEvents, echoes, type HookRecord, lookAtAgent } from "../agents/mod.ts";
 import { runWait, type WaitEnd, type WaitOptions } from "./wait_loop.ts";
 import { endsOf, visibleLines, type WaitDeps, withoutDeadLine } from "./wait_output.ts";
-import { TitleScanner } from "./agent_titles.ts";
+import { AgentBytes } from "./agent_bytes.ts";
 import { TurnQuestions } from "./agent_question.ts";
 import { Looks } from "./agent_looks.ts";
 
@@ -31,7 +31,7 @@ export interface AgentTurn {
 
 /** Enter goes this long after the paste at the latest when the CLI shows nothing of it. */
 const PASTE_SHOWN_MS = 1000;
-/** An Enter the CLI took as a newline is taken back and pressed again, at most this often… */
+/** An Enter the CLI did not submit on (its input still in its box) is pressed again, at most this often… */
 const ENTER_RETRIES = 2;
 /** …once it has had this long to read the Enter. */
 const ENTER_SETTLE_MS = 300;
@@ -67,9 +67,9 @@ export async function runAgentTurn(
   let stop: HookRecord | null = null;
   let phase: "waiting" | "pasting" | "sent" = input === null ? "sent" : "waiting";
   let started = false; // the CLI said it works on this turn (after Enter)
-  const beforeText = cli.reply(first.lines).text;
-  const titles = new TitleScanner();
-  const looks = new Looks(tmux, pane.paneId, agent, first);
+  let beforeText = cli.reply(first.lines).text; // the last reply on screen before this turn's Enter
+  const bytes = new AgentBytes();
+  const looks = new Looks(tmux, pane.paneId, agent, first, () => bytes.inFrame);
 
   const end = await runWait<"ended" | "asking">(options, async (finish) => {
     let pasteShown: (() => void) | null = null;
@@ -77,8 +77,8 @@ export async function runAgentTurn(
     let graceOver = false;
     let retries = 0;
     let enterAt = Infinity;
-    const pressEnter = async (first: string[]) => {
-      for (const key of first) await tmux.run("send-keys", "-t", pane.paneId, key);
+    const pressEnter = async () => {
+      enterAt = Infinity; // no second Enter before this one has had its time
       if (cli.enterDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, cli.enterDelayMs));
       if (looks.closed) return;
       phase = "sent";
@@ -91,7 +91,7 @@ export async function runAgentTurn(
       const shown = new Promise<void>((resolve) => pasteShown = resolve);
       await deps.paster.paste(pane.paneId, input!, { bracketed: true, enter: false });
       await Promise.race([shown, new Promise((resolve) => setTimeout(resolve, PASTE_SHOWN_MS))]);
-      await pressEnter([]);
+      await pressEnter();
     };
     looks.decide = (view: AgentLook) => {
       if (view.activity === "asking") {
@@ -99,21 +99,26 @@ export async function runAgentTurn(
         if (verdict.kind === "later") return looks.at(verdict.at);
         if (phase !== "pasting") return finish("asking");
       }
-      if (phase === "waiting" && ready(view)) return void send().catch(() => {}); // a failed paste: the deadline ends it
+      if (phase === "waiting" && ready(view)) {
+        beforeText = cli.reply(looks.turn(view)).text;
+        return void send().catch(() => {}); // a failed paste: the deadline ends it
+      }
       if (phase !== "sent") return;
       if (view.activity === "working") started = true;
       const settled = performance.now() - enterAt > ENTER_SETTLE_MS; // the Enter had time to be read
-      if (
-        !started && input !== null && retries < ENTER_RETRIES && settled && cli.newlineInBox?.(view.lines, view.cursor)
-      ) {
+      if (!started && input !== null && retries < ENTER_RETRIES && settled && cli.inputLeft?.(view.lines)) {
         retries++;
-        return void pressEnter(["BSpace"]).catch(() => {});
+        return void pressEnter().catch(() => {});
       }
       if (stop !== null) return finish("ended"); // Claude Code's Stop hook: the turn is over (its hooks may still run)
       const shown = cli.reply(looks.turn(view));
-      // No working signal seen (a turn faster than a look): the turn's own end line under a new echo.
-      const over = view.activity === "idle" &&
-        (started || (input === null && first.activity === "idle") || (shown.ended && shown.text !== beforeText));
+      // Its title may say it works before its screen shows the turn, stop spinning for a moment, and
+      // spin on while the screen draws the reply: the screen must show this turn (its input's echo)
+      // and, where the CLI draws one, the turn's own end line (under a reply other than the last).
+      const quiet = view.screen.activity === "idle" && (view.signal !== "working" || shown.ended);
+      const ours = input === null || echoes(shown.echo, input);
+      const ended = cli.endLine ? shown.ended && (started || shown.text !== beforeText) : started;
+      const over = quiet && ours && ((input === null && first.activity === "idle") || ended);
       if (!over) {
         clearTimeout(graceTimer);
         graceTimer = undefined;
@@ -136,9 +141,9 @@ export async function runAgentTurn(
       if (stopped && stopped.prompt_id === prompt) stop = stopped;
       looks.soon();
     };
-    const subscription = await deps.output.subscribe(pane, (bytes) => {
+    const subscription = await deps.output.subscribe(pane, (chunk) => {
       if (pasteShown && phase === "pasting") pasteShown();
-      if (titles.push(bytes, cli).includes("working") && phase === "sent") started = true;
+      if (bytes.push(chunk, cli).includes("working") && phase === "sent") started = true;
       looks.soon();
     }, { borrow: true });
     const unwatch = events?.watch(pid, () => void onHook().catch(() => {}));
@@ -172,7 +177,7 @@ export async function runAgentTurn(
   const message = (stop as HookRecord | null)?.last_assistant_message; // set by the hooks' watcher
   if (end.kind === "done" && typeof message === "string") return result({ reply: message, from: "hooks" });
   const shown = cli.reply(looks.turn(await looks.fresh()));
-  return result({ reply: shown.text, cut: !shown.echo });
+  return result({ reply: shown.text, cut: shown.echo === null });
 }
 
 /** Input goes only to a CLI whose screen shows its input box, idle, and whose own signal does not say otherwise. */
