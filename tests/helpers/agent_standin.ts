@@ -4,6 +4,7 @@
  * turn by what the turn says:
  *
  * - `[slow]` in the prompt: the answer comes 5 s after the request;
+ * - `[hold]`: the answer comes once the test calls `release()` (the agent works meanwhile);
  * - `[tool]`: the model first calls the CLI's shell tool to run `touch FILE` (FILE after `[tool]`),
  *   which the CLI asks its person about; once the tool's result is back it answers `ran: <prompt>`;
  * - anything else: `replyTo(prompt)`.
@@ -38,6 +39,7 @@ export interface Answer {
 export class AgentModel implements AsyncDisposable {
   /** The final answers of turns (text, not tool calls), in order. */
   readonly answers: Answer[] = [];
+  readonly #held: (() => void)[] = [];
 
   private constructor(readonly standIn: ModelStandIn) {}
 
@@ -48,6 +50,11 @@ export class AgentModel implements AsyncDisposable {
 
   get url(): string {
     return this.standIn.url;
+  }
+
+  /** Lets every `[hold]` turn's answer go. */
+  release(): void {
+    for (const go of this.#held.splice(0)) go();
   }
 
   /** The answer to the turn whose prompt contains `text`, once sent. */
@@ -117,6 +124,7 @@ export class AgentModel implements AsyncDisposable {
     const tool = /\[tool\]\s*(\S+)/.exec(prompt)?.[1];
     if (tool !== undefined && !toolDone) return render({ tool });
     if (prompt.includes("[slow]")) await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+    if (prompt.includes("[hold]")) await new Promise<void>((resolve) => this.#held.push(resolve));
     const text = tool !== undefined ? `ran: ${prompt}` : replyTo(prompt);
     return this.#timed(render({ text }), { prompt, text });
   }
@@ -130,6 +138,7 @@ export class AgentModel implements AsyncDisposable {
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
+    this.release();
     await this.standIn[Symbol.asyncDispose]();
   }
 }
