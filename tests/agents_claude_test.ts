@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { TestServer } from "./helpers/harness.ts";
 import { HttpMcpServer } from "./helpers/http_mcp.ts";
 import { AgentModel, replyTo } from "./helpers/agent_standin.ts";
-import { claudePane } from "./helpers/agent_panes.ts";
+import { AgentProcesses, claudePane } from "./helpers/agent_panes.ts";
 import {
   type AgentCase,
   agentStatus,
@@ -20,11 +20,13 @@ import {
 const CLAUDE: AgentCase = { answer: { keys: ["Enter"] }, asks: /Do you want to proceed\?\n❯ 1\. Yes/ };
 
 Deno.test("Claude Code in a pane: exact replies within 500 ms of the model's last byte, a 5 s turn, a question answered", async (t) => {
+  await using processes = new AgentProcesses();
   await using server = await TestServer.start();
   await using model = AgentModel.start();
+  processes.dir = server.dir;
   const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
   const setup = await claudePane(`${server.dir}/claude`, model.url);
-  const pane = await startAgent(call, setup, "claude");
+  const pane = await startAgent(call, setup, "claude", processes);
 
   await t.step("replies, exactly, from its Stop hook; the turn's end to the answer", async () => {
     const latencies = await exactTurns(call, pane, model, 6, "claude");
@@ -56,8 +58,10 @@ Deno.test("Claude Code in a pane: exact replies within 500 ms of the model's las
 });
 
 Deno.test("Claude Code in a person's own pane (no hooks): the turn's end and reply from its screen", async () => {
+  await using processes = new AgentProcesses();
   await using server = await TestServer.start();
   await using model = AgentModel.start();
+  processes.dir = server.dir;
   const setup = await claudePane(`${server.dir}/claude`, model.url);
   const env = Object.entries(setup.env).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
   const made = await server.tmux(
@@ -89,12 +93,14 @@ Deno.test("Claude Code in a person's own pane (no hooks): the turn's end and rep
 });
 
 Deno.test("two Claude Code panes driven in parallel by two callers", async () => {
+  await using processes = new AgentProcesses();
   await using server = await HttpMcpServer.start();
   await using model = AgentModel.start();
+  processes.dir = server.dir;
   const callers = await Promise.all(["lead-a", "lead-b"].map(async (tag) => {
     const { client } = await server.client({}, { name: tag, version: "1.0.0" });
     const call = callerOf(client);
-    const pane = await startAgent(call, await claudePane(`${server.dir}/${tag}`, model.url), tag);
+    const pane = await startAgent(call, await claudePane(`${server.dir}/${tag}`, model.url), tag, processes);
     return { call, pane, tag, client };
   }));
   await parallelTurns(callers, model);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { TestServer } from "./helpers/harness.ts";
 import { HttpMcpServer } from "./helpers/http_mcp.ts";
 import { AgentModel } from "./helpers/agent_standin.ts";
-import { codexPane } from "./helpers/agent_panes.ts";
+import { AgentProcesses, codexPane } from "./helpers/agent_panes.ts";
 import {
   type AgentCase,
   callerOf,
@@ -22,10 +22,12 @@ const CODEX: AgentCase = {
 };
 
 Deno.test("Codex CLI in a pane: exact replies within 500 ms of the model's last byte, a 5 s turn, a question answered", async (t) => {
+  await using processes = new AgentProcesses();
   await using server = await TestServer.start();
   await using model = AgentModel.start();
+  processes.dir = server.dir;
   const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
-  const pane = await startAgent(call, await codexPane(`${server.dir}/codex`, model.url), "codex");
+  const pane = await startAgent(call, await codexPane(`${server.dir}/codex`, model.url), "codex", processes);
 
   await t.step("replies, exactly, from its screen; the turn's end to the answer", async () => {
     const latencies = await exactTurns(call, pane, model, 6, "codex");
@@ -43,12 +45,14 @@ Deno.test("Codex CLI in a pane: exact replies within 500 ms of the model's last 
 });
 
 Deno.test("two Codex CLI panes driven in parallel by two callers", async () => {
+  await using processes = new AgentProcesses();
   await using server = await HttpMcpServer.start();
   await using model = AgentModel.start();
+  processes.dir = server.dir;
   const callers = await Promise.all(["lead-a", "lead-b"].map(async (tag) => {
     const { client } = await server.client({}, { name: tag, version: "1.0.0" });
     const call = callerOf(client);
-    const pane = await startAgent(call, await codexPane(`${server.dir}/${tag}`, model.url), tag);
+    const pane = await startAgent(call, await codexPane(`${server.dir}/${tag}`, model.url), tag, processes);
     return { call, pane, tag, client };
   }));
   await parallelTurns(callers, model);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { TestServer } from "./helpers/harness.ts";
 import { HttpMcpServer } from "./helpers/http_mcp.ts";
 import { AgentModel } from "./helpers/agent_standin.ts";
-import { geminiPane } from "./helpers/agent_panes.ts";
+import { AgentProcesses, geminiPane } from "./helpers/agent_panes.ts";
 import {
   type AgentCase,
   callerOf,
@@ -19,10 +19,12 @@ import {
 const GEMINI: AgentCase = { answer: { keys: ["Enter"] }, asks: /Allow execution of \[Shell\]\?\n\n● 1\. Allow once/ };
 
 Deno.test("Gemini CLI in a pane: exact replies within 500 ms of the model's last byte, a 5 s turn, a question answered", async (t) => {
+  await using processes = new AgentProcesses();
   await using server = await TestServer.start();
   await using model = AgentModel.start();
+  processes.dir = server.dir;
   const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
-  const pane = await startAgent(call, await geminiPane(`${server.dir}/gemini`, model.url), "gemini");
+  const pane = await startAgent(call, await geminiPane(`${server.dir}/gemini`, model.url), "gemini", processes);
 
   await t.step("replies, exactly, from its screen; the turn's end to the answer", async () => {
     const latencies = await exactTurns(call, pane, model, 6, "gemini");
@@ -40,12 +42,14 @@ Deno.test("Gemini CLI in a pane: exact replies within 500 ms of the model's last
 });
 
 Deno.test("two Gemini CLI panes driven in parallel by two callers", async () => {
+  await using processes = new AgentProcesses();
   await using server = await HttpMcpServer.start();
   await using model = AgentModel.start();
+  processes.dir = server.dir;
   const callers = await Promise.all(["lead-a", "lead-b"].map(async (tag) => {
     const { client } = await server.client({}, { name: tag, version: "1.0.0" });
     const call = callerOf(client);
-    const pane = await startAgent(call, await geminiPane(`${server.dir}/${tag}`, model.url), tag);
+    const pane = await startAgent(call, await geminiPane(`${server.dir}/${tag}`, model.url), tag, processes);
     return { call, pane, tag, client };
   }));
   await parallelTurns(callers, model);

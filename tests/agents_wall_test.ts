@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { HttpMcpServer } from "./helpers/http_mcp.ts";
 import { Browser } from "./helpers/cdp.ts";
 import { AgentModel } from "./helpers/agent_standin.ts";
-import { claudePane, codexPane, geminiPane } from "./helpers/agent_panes.ts";
+import { AgentProcesses, claudePane, codexPane, geminiPane } from "./helpers/agent_panes.ts";
 import { callerOf } from "./helpers/agent_proof.ts";
 
 // The wall in a real headless Chromium while an orchestrator drives three agent CLIs through
@@ -14,12 +14,15 @@ const TILES = `[...document.querySelectorAll("#tiles article.tile")].map((t) => 
   pane: t.dataset.pane, state: t.dataset.state, needs: t.dataset.needs, badge: t.querySelector(".badge").textContent }))`;
 
 Deno.test("watch wall: agent CLIs working, idle waiting for their user, asking their person (first, needs you)", async () => {
+  await using processes = new AgentProcesses();
   await using server = await HttpMcpServer.start();
   await using model = AgentModel.start();
+  processes.dir = server.dir;
   const { client } = await server.client({}, { name: "orchestrator", version: "1.0.0" });
   const call = callerOf(client);
   const start = async (name: string, make: typeof claudePane) => {
-    const { pane_id } = await call("create_pane", { name, ...await make(`${server.dir}/${name}`, model.url) });
+    const { pane_id, pid } = await call("create_pane", { name, ...await make(`${server.dir}/${name}`, model.url) });
+    processes.add(pid);
     return pane_id as string;
   };
   const [claude, codex, gemini] = await Promise.all([

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type AgentModel, replyTo, SLOW_MS } from "./agent_standin.ts";
-import type { AgentPane } from "./agent_panes.ts";
+import type { AgentPane, AgentProcesses } from "./agent_panes.ts";
 import type { Client } from "./sdk_client.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -32,10 +32,11 @@ export interface AgentCase {
 /** A turn's timeout: generous for a CLI that starts under load, bounded. */
 const TURN_MS = 90_000;
 
-/** Starts the agent CLI in a new pane (tmuxwright's own, so Claude Code gets its hooks). */
-export async function startAgent(call: Call, setup: AgentPane, name: string): Promise<string> {
-  const { pane_id } = await call("create_pane", { name, ...setup });
-  return pane_id;
+/** Starts the agent CLI in a new pane (tmuxwright's own, so Claude Code gets its hooks), ended with the test. */
+export async function startAgent(call: Call, setup: AgentPane, name: string, processes: AgentProcesses) {
+  const { pane_id, pid } = await call("create_pane", { name, ...setup });
+  processes.add(pid);
+  return pane_id as string;
 }
 
 /** pane_state's status of the pane's agent CLI. */
