@@ -60,6 +60,11 @@ function transcriptEnd(lines: readonly string[], rule: number): number {
 
 function read(lines: readonly string[]): ScreenReading {
   const rule = box(lines);
+  // While it starts, its box shows over an empty screen for seconds (its header comes later), and
+  // input then is dropped, taken as a newline or doubled: not idle yet.
+  if (rule >= 0 && lines.slice(0, transcriptEnd(lines, rule)).every((l) => l.trim() === "")) {
+    return { activity: null, question: null };
+  }
   if (rule >= 0) {
     const working = lines.slice(Math.max(0, rule - 3), rule).some((l) => WORKING.test(l));
     return { activity: working ? "working" : "idle", question: null };
