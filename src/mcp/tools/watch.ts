@@ -126,7 +126,8 @@ export const watchTools = [
       at_shell_prompt: "a shell waits at its prompt",
       waiting_for_input: "true/false: the foreground process reads the terminal; null: the OS cannot tell",
       reason: "how waiting_for_input was decided",
-      status: "{state: running|idle|waiting|exited, command, exit_code, needs_person} as /watch shows it",
+      status: "{state: running|idle|waiting|exited, command, exit_code, needs_person} as /watch shows it; an agent " +
+        "CLI in front adds agent_cli {id, name, activity: working|idle|asking, question}",
     },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
