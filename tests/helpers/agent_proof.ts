@@ -45,13 +45,16 @@ export async function agentStatus(call: Call, pane: string) {
 }
 
 /**
- * `n` plain turns, each sent with no `prompt`: every reply is the model's, exactly. Returns, per
- * turn, the time from the model's last byte to run_in_repl's answer.
+ * `n` plain turns (the third of two lines), each sent with no `prompt`: every reply is the model's,
+ * exactly. Returns, per turn, the time from the model's last byte to run_in_repl's answer.
  */
 export async function exactTurns(call: Call, pane: string, model: AgentModel, n: number, tag: string) {
   const latencies: number[] = [];
   for (let i = 0; i < n; i++) {
-    const input = `${tag}: tell me something, turn ${i}`;
+    // One input of two lines: pasted whole, one turn.
+    const input = i === 2
+      ? `${tag}: two lines, turn ${i}\nand its second line`
+      : `${tag}: tell me something, turn ${i}`;
     const turn = await call("run_in_repl", { pane_id: pane, input, timeout_ms: TURN_MS });
     const returned = performance.now();
     assert.equal(turn.output, replyTo(input), JSON.stringify(turn));
