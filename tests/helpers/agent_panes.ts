@@ -96,28 +96,28 @@ export async function geminiPane(dir: string, url: string): Promise<AgentPane> {
 
 /**
  * What the agent CLIs of a test leave running when their tmux server ends goes with the test:
- * every process of a pane's session (the pane's process leads it; Gemini CLI's relaunched child
- * outlives the hang-up), and any agent CLI process started from the test's directory. `await using`
- * it before the server, so it ends after the server has.
+ * every process of a pane's process group (the pane's process leads it; Gemini CLI's relaunched
+ * child outlives the hang-up), and any agent CLI process started from the test's directory.
+ * `await using` it before the server, so it ends after the server has.
  */
 export class AgentProcesses implements AsyncDisposable {
-  readonly #sessions = new Set<number>();
+  readonly #groups = new Set<number>();
   /** The test's directory (the server's), once known. */
   dir: string | null = null;
 
   /** The process of a pane an agent CLI runs in. */
   add(panePid: number): void {
-    this.#sessions.add(panePid);
+    this.#groups.add(panePid);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
-    const out = await new Deno.Command("ps", { args: ["-eo", "pid=,sid=,args="], stdout: "piped" }).output();
+    const out = await new Deno.Command("ps", { args: ["-eo", "pid=,pgid=,args="], stdout: "piped" }).output();
     for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
       const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
       if (!match) continue;
-      const [pid, sid, args] = [Number(match[1]), Number(match[2]), match[3]];
+      const [pid, group, args] = [Number(match[1]), Number(match[2]), match[3]];
       const agent = this.dir !== null && args.includes(`${this.dir}/`) && /\b(?:claude|codex|gemini)\b/.test(args);
-      if (pid === Deno.pid || !(this.#sessions.has(sid) || agent)) continue;
+      if (pid === Deno.pid || !(this.#groups.has(group) || agent)) continue;
       try {
         Deno.kill(pid, "SIGKILL");
       } catch { /* gone meanwhile */ }
