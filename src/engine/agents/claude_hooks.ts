@@ -116,7 +116,11 @@ export async function prepareClaudeHooks(stateDir: string): Promise<void> {
   }
 }
 
-/** What an owned pane on this machine starts with, so a Claude Code started in it loads the hooks. */
+/**
+ * What an owned pane on this machine starts with, so a Claude Code started in it loads the hooks
+ * (nothing for a state directory whose path holds `:`, the variable's separator).
+ */
 export function claudeHooksEnv(stateDir: string): Record<string, string> {
-  return { CLAUDE_CODE_PLUGIN_DIRS: claudeHookPaths(stateDir).plugin };
+  const { plugin } = claudeHookPaths(stateDir);
+  return plugin.includes(":") ? {} : { CLAUDE_CODE_PLUGIN_DIRS: plugin };
 }
