@@ -63,7 +63,7 @@ export async function agentTurnCall(ctx: ToolContext, pane: PaneInfo, args: Agen
   // Hooks are read from this server's state directory; a pane another tmuxwright started is read from its screen.
   const events = ctx.tmux.remote ? null : new ClaudeEvents(claudeHookPaths(ctx.app.config.stateDir).events);
   const turn = await runAgentTurn(ctx.app, pane, agent, args.input ?? null, events, {
-    timeoutMs: args.timeoutMs,
+    timeoutMs: Math.max(0, args.timeoutMs - (performance.now() - ctx.startedAt)), // timeout_ms counts from the call
     signal: ctx.signal,
     onProgress: (elapsed, total) =>
       void ctx.progress(elapsed, total, `${agent.cli.name}: ${Math.round(elapsed / 1000)} s`),
