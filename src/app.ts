@@ -19,6 +19,7 @@ import { type LogEvent, ServerEvents } from "./engine/events/mod.ts";
 import { HostRegistry, RemoteShells } from "./engine/hosts/mod.ts";
 import { PolicyGate } from "./engine/policy/mod.ts";
 import { CommandJudge } from "./policy/mod.ts";
+import { prepareClaudeHooks } from "./engine/agents/mod.ts";
 
 /**
  * Every long-lived service of one server process, built once here and handed to the transports
@@ -104,6 +105,7 @@ export interface App extends HostServices {
  */
 export async function createApp(config: Readonly<Config>): Promise<App> {
   await prepareDirectories(config);
+  await prepareClaudeHooks(config.stateDir); // the hooks a Claude Code started in an owned pane loads
   const audit = await openAudit(config);
   const events = new ServerEvents();
   const gate = new PolicyGate(config.policy ? new CommandJudge(config.policy) : null, (d) => audit.decision(d));

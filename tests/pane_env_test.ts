@@ -114,7 +114,7 @@ Deno.test("doctor prints the pane environment in force", async () => {
     assert.equal(
       line,
       "info agents' panes start with: PAGER=less GIT_PAGER=cat MANPAGER=cat SYSTEMD_PAGER= PSQL_PAGER=cat " +
-        "GH_PAGER=cat (--pane-env changes it)",
+        `GH_PAGER=cat CLAUDE_CODE_PLUGIN_DIRS=${dir}/state/agents/claude/plugin (--pane-env changes it)`,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

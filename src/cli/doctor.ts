@@ -4,6 +4,7 @@ import { INSTALL_HINT, localTmuxVersion, TESTED_RELEASES, testedRelease } from "
 import { OLDEST_TMUX, supportedVersion } from "../tmux/dialect.ts";
 import { paneEnvironment } from "../engine/panes/mod.ts";
 import { probeBackend } from "../engine/facts/mod.ts";
+import { claudeHooksEnv } from "../engine/agents/mod.ts";
 import { describePolicy } from "../policy/mod.ts";
 import { claudeCodeSnippet, codexSnippet, geminiSnippet, type Launch, mcpServersSnippet } from "./client_snippets.ts";
 
@@ -50,7 +51,8 @@ export async function doctor(config: Readonly<Config>): Promise<number> {
   } catch (error) {
     report(false, `process facts: tmux could not run the check: ${(error as Error).message}`);
   }
-  const paneEnv = Object.entries(paneEnvironment(config.paneEnv)).map(([key, value]) => `${key}=${value}`);
+  const inForce = paneEnvironment(config.paneEnv, claudeHooksEnv(config.stateDir)); // as a pane on this machine has it
+  const paneEnv = Object.entries(inForce).map(([key, value]) => `${key}=${value}`);
   console.log(`info agents' panes start with: ${paneEnv.join(" ") || "(nothing set)"} (--pane-env changes it)`);
   console.log(`info command policy: ${config.policy ? describePolicy(config.policy) : "none (every command may run)"}`);
   printSnippets(launchCommand());

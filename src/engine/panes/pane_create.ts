@@ -6,6 +6,7 @@ import { logPathFor, pipeCommand, recordLog } from "../output/mod.ts";
 import { encodeMarks, type ShellIntegration } from "../integration/mod.ts";
 import { encodeName, PANE_TEMPLATE, type PaneInfo, parsePanes } from "./panes.ts";
 import { paneEnvironment } from "./pane_env.ts";
+import { claudeHooksEnv } from "../agents/mod.ts";
 import {
   confirmStarted,
   GATE_SCRIPT,
@@ -95,8 +96,12 @@ export class PaneMaker {
       paneProgram(options.command, options.login ?? false, config.shell, remote !== undefined);
     const common = ["-d", "-P", "-F", PANE_TEMPLATE];
     if (options.cwd !== undefined) common.push("-c", escapeFormat(options.cwd));
-    // No pagers (then --pane-env), then the call's own; the integration's variables last.
-    const env = { ...paneEnvironment(config.paneEnv), ...options.env, ...launch?.env };
+    // No pagers and, on this machine, Claude Code's hooks (then --pane-env); the call's own; the integration's last.
+    const env = {
+      ...paneEnvironment(config.paneEnv, remote ? {} : claudeHooksEnv(config.stateDir)),
+      ...options.env,
+      ...launch?.env,
+    };
     for (const [key, value] of Object.entries(env)) common.push("-e", `${key}=${value}`);
     // A command's output starts one row down: a pane that dies keeps its first line on the screen (gate.ts).
     const gate = userShell ? GATE_SCRIPT : GATE_STEP_SCRIPT;

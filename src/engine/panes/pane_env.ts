@@ -15,9 +15,15 @@ export const PAGER_DEFAULTS: Readonly<Record<string, string>> = {
   LESS: "",
 };
 
-/** The defaults changed by `--pane-env` (a null value drops the default for its key). */
-export function paneEnvironment(entries: readonly PaneEnvEntry[]): Record<string, string> {
-  const env = { ...PAGER_DEFAULTS };
+/**
+ * The defaults (and `more` of them: a pane on this machine gets Claude Code's hooks) changed by
+ * `--pane-env` (a null value drops the default for its key).
+ */
+export function paneEnvironment(
+  entries: readonly PaneEnvEntry[],
+  more: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const env = { ...PAGER_DEFAULTS, ...more };
   for (const [key, value] of entries) {
     if (value === null) delete env[key];
     else env[key] = value;

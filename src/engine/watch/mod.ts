@@ -27,3 +27,5 @@ export {
   type StatusPane,
   statusText,
 } from "./pane_status.ts";
+export { type AgentTurn, type AgentTurnDeps, runAgentTurn } from "./agent_turn.ts";
+export { type AgentStatus } from "./agent_status.ts";

@@ -14,6 +14,7 @@ import {
   readProcState,
   SHELLS,
 } from "../facts/mod.ts";
+import { type AgentStatus, probeAgent } from "./agent_status.ts";
 
 export type PaneState = "running" | "idle" | "waiting" | "exited" | "gone";
 
@@ -25,6 +26,8 @@ export interface PaneStatus {
   exit_code: number | null;
   /** Waiting for input, a policy question pending, or exited non-zero. */
   needs_person: boolean;
+  /** An agent CLI in front (Claude Code, Codex CLI, Gemini CLI): what it does, by its own signals and screen. */
+  agent_cli?: AgentStatus;
 }
 
 /** What tmux says of the pane (a `PaneInfo` is one). */
@@ -72,7 +75,12 @@ export function paneStatus(pane: StatusPane | null, process: PaneProcess | null,
  * input (python3)", "exited 3", "gone". Self-contained (no outer names), so the browser views
  * embed its source and say exactly the same.
  */
-export function statusText(status: Pick<PaneStatus, "state" | "command" | "exit_code">): string {
+export function statusText(status: Pick<PaneStatus, "state" | "command" | "exit_code" | "agent_cli">): string {
+  const agent = status.agent_cli;
+  if (agent && status.state !== "exited" && status.state !== "gone") {
+    if (agent.activity === "asking") return "asking its person (" + agent.name + ")";
+    return (agent.activity === "working" ? "working" : "idle, waiting for its user") + " (" + agent.name + ")";
+  }
   const what = status.command ? " (" + status.command + ")" : "";
   if (status.state === "waiting") return "waiting for input" + what;
   if (status.state === "idle") return "idle at its prompt" + what;
@@ -107,7 +115,23 @@ export async function probePaneStatus(
       if (processExists(look, pane.pid!) === true) process.proc = readProcState(look, pane.pid!);
     }
   }
-  return { process, status: paneStatus(pane, process, { unfinishedLine, question: options.question }) };
+  const status = paneStatus(pane, process, { unfinishedLine, question: options.question });
+  return { process, status: await withAgent(tmux, pane.paneId, status, process.proc, options.question === true) };
+}
+
+/** An agent CLI in front: its own state (working → running, idle, asking → waiting and needs its person). */
+async function withAgent(
+  tmux: TmuxServer,
+  paneId: string,
+  status: PaneStatus,
+  proc: PaneProcess["proc"],
+  question: boolean,
+): Promise<PaneStatus> {
+  if (status.state === "exited" || status.state === "gone") return status;
+  const agent = await probeAgent(tmux, paneId, proc);
+  if (agent === null) return status;
+  const state = agent.activity === "working" ? "running" : agent.activity === "idle" ? "idle" : "waiting";
+  return { ...status, state, needs_person: question || agent.activity === "asking", agent_cli: agent };
 }
 
 /** The cursor stands after text on its line: what a question without a newline leaves. */

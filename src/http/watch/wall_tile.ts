@@ -71,19 +71,26 @@ export class WallTile {
     this.#sig = sig;
   }
 
-  /** The state now: tmux's once exited; else the facts read after its last output; while it writes, running. */
+  /**
+   * The state now: tmux's once exited; else the facts read after its last output; while it writes,
+   * running — but an agent CLI's last reading stands (it animates while it works, asks or waits).
+   */
   status(now: number): WatchStatus {
     const tmux = this.pane;
     const fromTmux = { state: tmux.state, command: tmux.command, exit_code: tmux.exit_code, needs_person: false };
     if (tmux.state === "exited") return { ...fromTmux, needs_person: !!tmux.exit_code };
-    if (this.#probed && this.#probed.at >= this.changedAt) return this.#probed.status;
+    if (this.#probed && (this.#probed.at >= this.changedAt || this.#agent)) return this.#probed.status;
     if (!this.#quiet(now)) return { ...fromTmux, state: "running" };
     return this.#probed?.status ?? fromTmux;
   }
 
-  /** Whether its facts should be read now (never for an exited pane, nor twice at once). */
+  /**
+   * Whether its facts should be read now (never for an exited pane, nor twice at once): once quiet,
+   * and, for a pane never read and an agent CLI (which writes as it works), while it writes too.
+   */
   probeDue(now: number): boolean {
-    if (this.probing || this.pane.state === "exited" || !this.#quiet(now)) return false;
+    if (this.probing || this.pane.state === "exited") return false;
+    if (!this.#quiet(now) && this.#probed !== null && !this.#agent) return false;
     if (this.#probed !== null && now - this.probedAt < PROBE_GAP_MS) return false;
     return this.#probed === null || this.#probed.at < this.changedAt || now - this.#probed.at >= RECHECK_MS;
   }
@@ -141,6 +148,11 @@ export class WallTile {
     };
     this.frameJson = JSON.stringify(this.frame);
     return true;
+  }
+
+  /** Its last reading found an agent CLI in front (as long as tmux still has the same program there). */
+  get #agent(): boolean {
+    return this.#probed?.status.agent_cli !== undefined;
   }
 
   close(): void {

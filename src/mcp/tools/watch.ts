@@ -24,6 +24,7 @@ import { PATTERN_SYNTAX_HELP } from "../../patterns/mod.ts";
 import { logSize } from "../../engine/output/mod.ts";
 import { BUDGET_RESULT, budgetFields, budgetFrom, callText, fitShown, maxOutputArg } from "../budget.ts";
 import { exitFields, PANE_END_ERRORS, PANE_EXIT_RESULT, paneExitFields } from "../pane_end.ts";
+import { AGENT_TURN_RESULT, agentTurnCall } from "../agent_repl.ts";
 
 const timeoutArg = z.number().int().min(0).optional();
 const WAITING = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -125,7 +126,8 @@ export const watchTools = [
       at_shell_prompt: "a shell waits at its prompt",
       waiting_for_input: "true/false: the foreground process reads the terminal; null: the OS cannot tell",
       reason: "how waiting_for_input was decided",
-      status: "{state: running|idle|waiting|exited, command, exit_code, needs_person} as /watch shows it",
+      status: "{state: running|idle|waiting|exited, command, exit_code, needs_person} as /watch shows it; an agent " +
+        "CLI in front adds agent_cli {id, name, activity: working|idle|asking, question}",
     },
     async handler(args, ctx) {
       const pane = await ctx.pane(args.pane_id);
@@ -252,15 +254,17 @@ export const watchTools = [
     title: "Run in REPL",
     description: "Send one input to a REPL (python3, node, psql) and return the output up to the next `prompt` " +
       "(RE2 regex, e.g. '^>>> $'), without the echo. Multi-line input is pasted whole (open blocks closed); " +
-      "waiting_for_more: the REPL wants more; outcome input: the input asks; exited: the REPL ended.",
+      "waiting_for_more: the REPL wants more; outcome input: the input asks; exited: the REPL ended. " +
+      "Agent CLIs (Claude Code, Codex CLI, Gemini CLI): omit prompt; returns the turn's reply when it ends, or " +
+      "outcome input with its question to its person; without input, waits for/reads the current or last turn.",
     profile: "agent",
     group: "watch",
     tier: "mutating",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: {
       pane_id: paneIdArg,
-      input: z.string().min(1).max(100_000),
-      prompt: z.string().min(1).max(1_000),
+      input: z.string().min(1).max(100_000).optional().describe("required with prompt"),
+      prompt: z.string().min(1).max(1_000).optional().describe("the REPL's prompt; omit for an agent CLI"),
       timeout_ms: timeoutArg.describe("default 30000"),
       max_output: maxOutputArg,
     },
@@ -278,14 +282,30 @@ export const watchTools = [
       ...PANE_EXIT_RESULT,
       last_lines: "with outcome exited: the last 20 non-blank lines the pane shows",
       elapsed_ms: "time until the prompt",
+      ...AGENT_TURN_RESULT,
     },
     errors: {
-      INVALID_ARGUMENT: "`prompt` is not a pattern the engine can compile",
+      INVALID_ARGUMENT: "`prompt` is not a pattern the engine can compile; no `prompt` and no agent CLI in front; " +
+        "`prompt` without `input`",
       PANE_DEAD: "the pane's process has exited",
       ...PANE_END_ERRORS,
     },
     async handler(args, ctx) {
+      if (args.prompt === undefined) {
+        if (args.input !== undefined) checkNoNul(args.input, "input");
+        const pane = await ctx.pane(args.pane_id, { recent: true });
+        if (pane.dead) throw deadError(pane, "send input to");
+        const { timeoutMs } = timeout(args.timeout_ms, 30_000);
+        return await agentTurnCall(ctx, pane, { input: args.input, timeoutMs, maxOutput: args.max_output });
+      }
       const prompt = await ctx.app.patterns.compile(args.prompt, { what: "prompt regex" });
+      if (args.input === undefined) {
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "Cannot run a REPL turn without `input`",
+          "Give `input` with `prompt`.",
+        );
+      }
       checkNoNul(args.input, "input");
       const pane = await ctx.pane(args.pane_id, { recent: true });
       if (pane.dead) throw deadError(pane, "send input to");
