@@ -97,7 +97,8 @@ export class TaskTable {
       lastUpdatedAt: task.lastUpdatedAt,
       ttlMs: KEEP_MS,
       pollIntervalMs: POLL_INTERVAL_MS,
-      ...(task.status === "completed" ? { result: task.result } : {}),
+      // The tool's own result, as a 2026-07-28 complete result.
+      ...(task.status === "completed" ? { result: { ...task.result, resultType: "complete" } } : {}),
       ...(task.status === "failed" ? { error: task.error } : {}),
     };
   }
