@@ -11,7 +11,7 @@ import { INSTRUCTIONS, WORKSPACE_INSTRUCTIONS } from "../src/mcp/server.ts";
 type Transport = "stdio" | "http";
 const TRANSPORTS: Transport[] = ["stdio", "http"];
 
-async function open(transport: Transport, body: (c: ModernClient) => Promise<void>): Promise<void> {
+async function open(transport: Transport, body: (c: ModernClient) => Promise<void> | void): Promise<void> {
   if (transport === "stdio") {
     await using c = await ModernClient.stdio({ mode: "pin" });
     return await body(c);
@@ -23,7 +23,7 @@ async function open(transport: Transport, body: (c: ModernClient) => Promise<voi
 
 for (const transport of TRANSPORTS) {
   Deno.test(`MCP 2026 over ${transport}: server/discover names the server, its instructions, capabilities and extensions`, async () => {
-    await open(transport, async (c) => {
+    await open(transport, (c) => {
       const discover = c.client.getDiscoverResult()!;
       assert.ok(discover.supportedVersions.includes("2026-07-28"), JSON.stringify(discover));
       assert.equal(c.client.getServerVersion()?.name, "tmuxwright");
