@@ -106,8 +106,12 @@ async function callIn(
     return errorResult(toToolError(thrown), args);
   }
   const scope = { tool: entry.tool.name, ask: canAskForm(ctx) ? round.ask() : null, allowed: caller.allowed, agent };
+  const protocol = String(ctx.mcpReq.envelope?.["io.modelcontextprotocol/protocolVersion" as never] ?? "2026-07-28");
   const run = (signal: AbortSignal, answered?: () => boolean) =>
-    caller.app.gate.within(scope, () => callTool(caller.app, name, entry, args, ctx, context, { signal, answered }));
+    caller.app.gate.within(
+      scope,
+      () => callTool(caller.app, name, entry, args, ctx, context, { signal, answered, protocol }),
+    );
   const asTask = context.tasks && TASK_TOOLS.has(entry.tool.name) && declaresTasks(ctx) ? context.tasks : null;
   try {
     return asTask
@@ -193,8 +197,12 @@ async function callTool(
   args: Record<string, unknown>,
   request: ServerContext,
   context: CallContext,
-  /** The call's own signal (a task's outlives its request), and whether its request has been answered. */
-  { signal = request.mcpReq.signal, answered = () => false }: { signal?: AbortSignal; answered?: () => boolean } = {},
+  /** The call's own signal (a task's outlives its request), whether its request has been answered, its era's revision. */
+  { signal = request.mcpReq.signal, answered = () => false, protocol }: {
+    signal?: AbortSignal;
+    answered?: () => boolean;
+    protocol?: string;
+  } = {},
 ): Promise<CallToolResult> {
   const started = performance.now();
   const token = request.mcpReq._meta?.progressToken;
@@ -282,6 +290,7 @@ async function callTool(
     error: code,
     durationMs: performance.now() - started,
     outputBytes: outcome === "denied" ? 0 : sent,
+    protocol,
   });
   return result;
 }

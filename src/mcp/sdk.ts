@@ -10,6 +10,7 @@ export {
   isJSONRPCRequest,
   isLegacyRequest,
   McpServer,
+  MissingRequiredClientCapabilityError,
   parseJSONRPCMessage,
   ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,

@@ -1,5 +1,11 @@
 import * as z from "zod";
-import { type CallToolResult, CLIENT_CAPABILITIES_META_KEY, type McpServer, type ServerContext } from "./sdk.ts";
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type McpServer,
+  MissingRequiredClientCapabilityError,
+  type ServerContext,
+} from "./sdk.ts";
 import { ProtocolError } from "./protocol_errors.ts";
 
 /** The Tasks extension (SEP-2663) as the 2026-07-28 revision names it. */
@@ -61,21 +67,28 @@ export class TaskTable {
   register(server: McpServer, whoOf: (ctx: ServerContext) => Promise<string>): void {
     const params = z.object({ taskId: z.string() });
     server.server.setRequestHandler("tasks/get", { params }, async ({ taskId }, ctx) => {
-      const task = this.#find(taskId, await whoOf(ctx));
+      const task = this.#find(taskId, await whoOf(ctx), ctx);
       return { resultType: "complete", ...this.#wire(task) };
     });
     server.server.setRequestHandler("tasks/cancel", { params }, async ({ taskId }, ctx) => {
-      const task = this.#find(taskId, await whoOf(ctx));
+      const task = this.#find(taskId, await whoOf(ctx), ctx);
       if (task.status === "working") task.abort.abort(new Error("the task was cancelled"));
       return { resultType: "complete" };
     });
     server.server.setRequestHandler("tasks/update", { params: params.passthrough() }, async ({ taskId }, ctx) => {
-      this.#find(taskId, await whoOf(ctx));
+      this.#find(taskId, await whoOf(ctx), ctx);
       throw new ProtocolError(INVALID_PARAMS, `Task ${taskId} asks for no input: the policy's question comes first`);
     });
   }
 
-  #find(id: string, who: string): TaskRecord {
+  /** The task `id` of `who`, asked by a request that declared the extension (else -32021, as SEP-2663 says). */
+  #find(id: string, who: string, ctx: ServerContext): TaskRecord {
+    if (!declaresTasks(ctx)) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+        `The task methods need the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+      );
+    }
     this.#sweep();
     const task = this.#tasks.get(id);
     if (!task || task.who !== who) throw new ProtocolError(INVALID_PARAMS, `No task ${JSON.stringify(id)} of yours`);

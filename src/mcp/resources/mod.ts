@@ -80,9 +80,9 @@ export function registerResources(
           : readResource(app, request.params.uri)
       );
     } catch (error) {
-      // A missing resource: the SDK sends -32002 as -32602 in both eras (2026-07-28's code; earlier
-      // SDKs sent it too), so the URI as `data` is what tells it from bad params.
-      const missing = error instanceof ProtocolError && error.code === RESOURCE_NOT_FOUND;
+      // A missing resource: the SDK sends -32002 as -32602 in both eras (2026-07-28's code), so the URI
+      // as `data` (SEP-2164) is what tells a client "not here"; a URI this server does not serve is not here either.
+      const missing = error instanceof ProtocolError && (error.code === RESOURCE_NOT_FOUND || error.code === -32602);
       throw missing ? new ProtocolError(error.code, error.message, { uri: request.params.uri }) : error;
     }
   });
