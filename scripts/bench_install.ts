@@ -3,7 +3,7 @@
  * answer (initialize, its reply, notifications/initialized, tools/list), every entry interleaved,
  * the first round discarded (warm caches), medians.
  *
- *   deno run -A scripts/bench_install.ts [RUNS] [--peer DIR] [--only installed,peer,task]
+ *   deno run -A scripts/bench_install.ts [RUNS] [--peer DIR] [--only installed,peer,task] [--against DIR]
  *
  * - installed `tmuxwright`: the package of `deno task pack` installed with `npm install -g --prefix`
  *   into a temp prefix (the sh bin execs the runtime of the `deno` npm dependency);
@@ -13,7 +13,9 @@
  * - deno task start: the checkout's task (its bundle in dist/start/, built before the runs);
  * - the Node bin: the package's fallback (bin/tmuxwright.cjs), what the command was before;
  * - the server by hand: `deno run --no-config FLAGS server/main.js`, and the same without V8's
- *   code cache (`--no-code-cache`), and the single-file bundle of `deno task bundle`.
+ *   code cache (`--no-code-cache`), and the single-file bundle of `deno task bundle`;
+ * - with `--against DIR`: another checkout's package (the code before a change, e.g. `git archive REV`),
+ *   packed there with its own `deno task pack` and installed into a prefix of its own.
  *
  * Node and the runtime read the caller's environment: NODE_EXTRA_CA_CERTS, when set (it is on the
  * machines this project is built on), makes every Node start read that CA bundle first.
@@ -27,12 +29,15 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const runs = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 10);
 const option = (name: string) => (Deno.args.includes(name) ? Deno.args[Deno.args.indexOf(name) + 1] : undefined);
 const peerDir = option("--peer") ?? `${Deno.env.get("HOME")}/.cache/tmuxwright-dev/peers/tmux-mcp`;
+const against = option("--against");
 
 interface Entry {
   label: string;
   command: string;
   args: (dir: string) => string[];
   env: Record<string, string>;
+  /** MCP 2026-07-28: server/discover, then tools/list, each with the `_meta` envelope (no initialize). */
+  modern?: boolean;
 }
 
 const INIT = {
@@ -42,6 +47,13 @@ const INIT = {
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
 };
 const LIST = [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }];
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+const DISCOVER = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } };
+const LIST_2026 = [{ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: ENVELOPE } }];
 
 /** Process spawn to the tools/list answer, in ms. */
 async function coldStart(entry: Entry): Promise<number> {
@@ -67,9 +79,9 @@ async function coldStart(entry: Entry): Promise<number> {
       text += new TextDecoder().decode(value);
     }
   };
-  await writer.write(lines([INIT]));
+  await writer.write(lines([entry.modern ? DISCOVER : INIT]));
   await until(1);
-  await writer.write(lines(LIST));
+  await writer.write(lines(entry.modern ? LIST_2026 : LIST));
   await until(2);
   const elapsed = performance.now() - started;
   if (!/"name":"[a-z_-]*execute[a-z_-]*"/.test(text)) {
@@ -113,6 +125,12 @@ try {
   const prefix = `${work}/prefix`;
   await sh(`npm install -g --silent --prefix '${prefix}' '${tarball}' ${peer ? `'${peer}'` : ""}`, ROOT);
   const pkg = `${prefix}/lib/node_modules/tmuxwright`;
+  // The other checkout's package, in a prefix of its own (both are named tmuxwright).
+  const before = against ? `${work}/before` : null;
+  if (against && before) {
+    const packed = (await sh("deno task -q pack", against)).split("\n").at(-1)!;
+    await sh(`npm install -g --silent --prefix '${before}' '${against}/${packed}'`, ROOT);
+  }
   const env = cleanEnv();
   const socket = (dir: string) => ["--socket-path", `${dir}/s`];
   const byHand = (entry: string, extra: string[] = []) => (dir: string) => [
@@ -128,6 +146,10 @@ try {
   await sh(`deno task -q --config '${ROOT}deno.json' bundle`, ROOT);
   const entries: Entry[] = [
     { label: "installed tmuxwright (sh bin)", command: `${prefix}/bin/tmuxwright`, args: socket, env },
+    { label: "installed, MCP 2026 (discover)", command: `${prefix}/bin/tmuxwright`, args: socket, env, modern: true },
+    ...(before
+      ? [{ label: "--against: installed (sh bin)", command: `${before}/bin/tmuxwright`, args: socket, env }]
+      : []),
     ...(peer
       ? [{ label: "nickgnd/tmux-mcp (installed)", command: `${prefix}/bin/tmux-mcp`, args: () => [], env }]
       : []),
@@ -178,6 +200,9 @@ try {
   }
   if (peer) console.log(`installed / nickgnd/tmux-mcp: ${(installed / ms(entries[1].label)).toFixed(2)}`);
   console.log(`deno task start / installed: ${(ms("deno task start") / installed).toFixed(2)}`);
+  if (before) {
+    console.log(`installed / --against installed: ${(installed / ms("--against: installed (sh bin)")).toFixed(2)}`);
+  }
 } finally {
   await Deno.remove(work, { recursive: true });
 }

@@ -36,6 +36,6 @@ export type {
   Tool,
   Transport,
 } from "@modelcontextprotocol/server";
-export { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+export { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 export type { JsonSchemaType, JsonSchemaValidator } from "@modelcontextprotocol/server";
 export { serveStdio } from "@modelcontextprotocol/server/stdio";

@@ -5,6 +5,7 @@ import type { ToolDefinition } from "./define.ts";
 import { tierAllows } from "./context.ts";
 import { type Config, type Profile, TIERS } from "../config.ts";
 import { inputJsonSchema } from "./schema.ts";
+import { INPUT_SCHEMAS } from "./tool_schemas.ts";
 import { WORKSPACE_ARG, WORKSPACE_ARG_SCHEMA } from "./workspace_handles.ts";
 
 const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
@@ -53,14 +54,18 @@ export class ToolTable {
   list(withWorkspace = false): Tool[] {
     let listed = this.#listed.get(withWorkspace);
     if (!listed) {
-      listed = [...this.entries].filter(([, entry]) => entry.allowed).map(([name, { tool, schema }]) => ({
-        name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: withWorkspace ? withWorkspaceArg(inputJsonSchema(schema)) : inputJsonSchema(schema),
-        annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
-        ...toolMeta(tool),
-      }));
+      listed = [...this.entries].filter(([, entry]) => entry.allowed).map(([name, { tool, schema }]) => {
+        // Made at build time (scripts/gen_tool_schemas.ts); a tool defined since is converted here.
+        const input = INPUT_SCHEMAS[tool.name] ?? inputJsonSchema(schema);
+        return {
+          name,
+          title: tool.title,
+          description: tool.description,
+          inputSchema: withWorkspace ? withWorkspaceArg(input) : input,
+          annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
+          ...toolMeta(tool),
+        };
+      });
       this.#listed.set(withWorkspace, listed);
     }
     return listed;
