@@ -22,7 +22,7 @@ Deno.test("MCP 2026 over HTTP: two agents each have their own default and web pa
   await using b = await ModernClient.http(server.mcpUrl, agent("agent-b"));
   const webA = await a.call("create_pane", { name: "web", command: "bash --norc --noprofile" });
   const webB = await b.call("create_pane", { name: "web", command: "bash --norc --noprofile" });
-  assert.match(a.workspace!, /^tw1\.[\w-]{22}\.[\w-]{22}$/);
+  assert.match(a.workspace!, /^tw1\.[\w-]{11}\.[\w-]{22}\.[\w-]{22}$/);
   assert.notEqual(a.workspace, b.workspace);
   assert.notEqual(webA.pane_id, webB.pane_id);
   assert.notEqual(webA.session_id, webB.session_id, "each workspace's panes live in a tmux session of their own");
@@ -62,7 +62,7 @@ Deno.test("MCP 2026 over HTTP: a handle is bound to its caller; a forged or borr
     /INVALID_ARGUMENT: The "workspace" handle is not one/,
   );
   // A handle with one character changed.
-  const id = a.workspace!.split(".")[1];
+  const id = a.workspace!.split(".")[2];
   const flipped = id.slice(0, -1) + (id.endsWith("A") ? "B" : "A");
   b.workspace = a.workspace!.replace(id, flipped);
   assert.match(await b.callError("create_pane", { name: "intruder" }), /INVALID_ARGUMENT/);
@@ -89,4 +89,17 @@ Deno.test("MCP 2026 over HTTP: an idle workspace ends with its panes; its handle
   a.workspace = undefined;
   await a.call("create_pane", { name: "web" });
   assert.match(a.workspace!, /^tw1\./);
+});
+
+Deno.test("MCP 2026 over HTTP: a handle from before a restart answers WORKSPACE_EXPIRED, not a forgery", async () => {
+  const first = await HttpMcpServer.start();
+  const a = await ModernClient.http(first.mcpUrl, agent("agent-a"));
+  await a.call("create_pane", { name: "web" });
+  const handle = a.workspace!;
+  await a[Symbol.asyncDispose]();
+  await first.stop();
+  await using second = await HttpMcpServer.start({ dir: first.dir });
+  await using again = await ModernClient.http(second.mcpUrl, agent("agent-a"));
+  again.workspace = handle;
+  assert.match(await again.callError("list_panes"), /WORKSPACE_EXPIRED: .*the server restarted since/);
 });

@@ -7,6 +7,8 @@ export class ProcessKey {
   /** For the SDK's requestState codec, which takes the key itself. */
   readonly stateKey: Uint8Array = crypto.getRandomValues(new Uint8Array(32));
   readonly #raw: Uint8Array<ArrayBuffer> = crypto.getRandomValues(new Uint8Array(32));
+  /** Names this process's run (not secret): what it sealed is told apart from a forgery after a restart. */
+  readonly epoch: string = base64url(crypto.getRandomValues(new Uint8Array(8)));
   #key: Promise<CryptoKey> | null = null;
 
   /** 128 random bits, base64url (22 characters). */

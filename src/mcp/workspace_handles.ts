@@ -17,7 +17,7 @@ const PREFIX = "tw1";
  * call, and they must not pile up.
  */
 const UNCLAIMED_MS = 60_000;
-const HANDLE = /^tw1\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$/;
+const HANDLE = /^tw1\.([A-Za-z0-9_-]{11})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$/;
 
 /** One workspace of a 2026-era HTTP caller: its owner, what its person allowed, and its lease. */
 export interface Lease {
@@ -104,7 +104,7 @@ export class WorkspaceHandles {
       );
     }
     const id = this.key.randomId();
-    const handle = `${PREFIX}.${id}.${await this.#mac(id, principal)}`;
+    const handle = `${PREFIX}.${this.key.epoch}.${id}.${await this.#mac(id, principal)}`;
     const owner = this.app.newOwner();
     owner.nameAgent(agentOf(client as { name?: unknown; title?: unknown } | undefined));
     const lease: Lease = {
@@ -122,24 +122,25 @@ export class WorkspaceHandles {
 
   async #verified(handle: string, principal: string): Promise<Lease> {
     const parts = HANDLE.exec(handle);
-    if (!parts || !this.key.equal(parts[2], await this.#mac(parts[1], principal))) {
+    if (parts && parts[1] !== this.key.epoch) throw this.#expired("the server restarted since");
+    if (!parts || !this.key.equal(parts[3], await this.#mac(parts[2], principal))) {
       throw new ToolError(
         "INVALID_ARGUMENT",
         `The "${WORKSPACE_ARG}" handle is not one this server gave this caller (token and client name)`,
         `Pass the "${WORKSPACE_ARG}" value of an earlier result exactly, or omit it to open a new workspace.`,
       );
     }
-    const lease = this.#leases.get(parts[1]);
-    if (!lease) {
-      throw new ToolError(
-        "WORKSPACE_EXPIRED",
-        `The workspace of this handle has ended (idle longer than ${
-          Math.round(this.options.idleTimeoutMs / 1000)
-        } s, or the server restarted): its panes were removed`,
-        `Call again without "${WORKSPACE_ARG}" to open a new workspace.`,
-      );
-    }
+    const lease = this.#leases.get(parts[2]);
+    if (!lease) throw this.#expired(`it was idle longer than ${Math.round(this.options.idleTimeoutMs / 1000)} s`);
     return lease;
+  }
+
+  #expired(why: string): ToolError {
+    return new ToolError(
+      "WORKSPACE_EXPIRED",
+      `The workspace of this handle has ended (${why}): its panes were removed`,
+      `Call again without "${WORKSPACE_ARG}" to open a new workspace.`,
+    );
   }
 
   /** Claimed, or holding panes on some host (its session was made). */
@@ -151,7 +152,7 @@ export class WorkspaceHandles {
   }
 
   #mac(id: string, principal: string): Promise<string> {
-    return this.key.mac(`workspace\0${id}\0${principal}`);
+    return this.key.mac(`workspace\0${this.key.epoch}\0${id}\0${principal}`);
   }
 
   #sweep(): void {

@@ -97,9 +97,16 @@ export class ModernClient {
   }
 
   /** Calls a tool; its whole result. The workspace handle goes along once a result has handed one back. */
-  async result(name: string, args: Record<string, unknown> = {}, options: { timeout?: number } = {}) {
+  async result(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: { timeout?: number; signal?: AbortSignal } = {},
+  ) {
     const withHandle = this.handBack && this.workspace ? { workspace: this.workspace, ...args } : args;
-    const result = await this.client.callTool({ name, arguments: withHandle }, { timeout: options.timeout ?? 120_000 });
+    const result = await this.client.callTool({ name, arguments: withHandle }, {
+      timeout: options.timeout ?? 120_000,
+      signal: options.signal,
+    });
     const fields = result.structuredContent as Record<string, unknown> | undefined;
     if (this.handBack && typeof fields?.workspace === "string") this.workspace = fields.workspace;
     return result;
