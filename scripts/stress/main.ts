@@ -63,7 +63,8 @@ ledger.loaded = values.home !== "light";
 const leaks = new LeakWatch(fleet, ledger);
 const rng = new Rng(seed);
 log(
-  `stress seed ${seed}: ${seconds} s, ${values.http} HTTP + ${values.stdio} stdio sessions, faults ${values.faults}, ` +
+  `stress seed ${seed}: ${seconds} s, ${values.http} HTTP (MCP ${era}) + ${values.stdio} stdio sessions, ` +
+    `faults ${values.faults}, ` +
     `lab ${lab ? "alpha" : "off"}, shells from the ${values.home} home, state ${dir}`,
 );
 
