@@ -103,3 +103,25 @@ for (const transport of TRANSPORTS) {
 function withHandle(c: ModernClient, args: Record<string, unknown>): Record<string, unknown> {
   return c.workspace ? { workspace: c.workspace, ...args } : args;
 }
+
+Deno.test("MCP 2026 over stdio: the channel pushes a watch_pane trigger; the MCP App's view is declared and served", async () => {
+  await using c = await ModernClient.stdio({ mode: "pin", args: ["--channel"] });
+  assert.deepEqual(c.client.getServerCapabilities()?.experimental, { "claude/channel": {} });
+  const pushes: { content: string; meta: Record<string, string> }[] = [];
+  c.client.fallbackNotificationHandler = (notification) => {
+    if (notification.method === "notifications/claude/channel") pushes.push(notification.params as never);
+    return Promise.resolve();
+  };
+  const pane = (await c.call("create_pane", { name: "svc" })).pane_id as string;
+  await c.call("send_keys", { pane_id: pane, text: "sleep 0.3; echo READY-$((40+2))" });
+  const watched = await c.call("watch_pane", { pane_id: pane, triggers: ["pattern:READY-\\d+"], timeout_ms: 10_000 });
+  assert.equal(watched.trigger, "pattern:READY-\\d+");
+  await until(() => pushes.length, (n) => n >= 1, 5_000);
+  assert.equal(pushes[0].meta.detail, "READY-42");
+
+  const tool = (await c.client.listTools()).tools.find((t) => t.name === "execute_command");
+  assert.equal((tool?._meta?.ui as { resourceUri?: string })?.resourceUri, "ui://tmuxwright/pane-view.html");
+  const view = await c.client.readResource({ uri: "ui://tmuxwright/pane-view.html" });
+  assert.equal(view.contents[0].mimeType, "text/html;profile=mcp-app");
+  assert.match((view.contents[0] as { text: string }).text, /McpExtApps/);
+});
