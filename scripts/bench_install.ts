@@ -55,8 +55,22 @@ const ENVELOPE = {
 const DISCOVER = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } };
 const LIST_2026 = [{ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: ENVELOPE } }];
 
-/** Process spawn to the tools/list answer, in ms. */
-async function coldStart(entry: Entry): Promise<number> {
+/** User + system CPU ms of a process so far and of its reaped children (the launcher's), in 10 ms ticks; NaN if unknown. */
+async function cpuMs(pid: number): Promise<number> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Process spawn to the tools/list answer, in ms, and the CPU the process spent to get there (the
+ * sh bin execs the runtime, so one pid; a load on the machine stretches the first, hardly the second).
+ */
+async function coldStart(entry: Entry): Promise<{ ms: number; cpu: number }> {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twi" });
   const lines = (messages: unknown[]) =>
     new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join(""));
@@ -84,6 +98,7 @@ async function coldStart(entry: Entry): Promise<number> {
   await writer.write(lines(entry.modern ? LIST_2026 : LIST));
   await until(2);
   const elapsed = performance.now() - started;
+  const cpu = await cpuMs(child.pid);
   if (!/"name":"[a-z_-]*execute[a-z_-]*"/.test(text)) {
     throw new Error(`${entry.label}: no tools in ${text.slice(0, 200)}`);
   }
@@ -93,7 +108,7 @@ async function coldStart(entry: Entry): Promise<number> {
   await child.status;
   await new Deno.Command("tmux", { args: ["-S", `${dir}/s`, "kill-server"], stderr: "null" }).output();
   await Deno.remove(dir, { recursive: true });
-  return elapsed;
+  return { ms: elapsed, cpu };
 }
 
 async function sh(command: string, cwd: string): Promise<string> {
@@ -178,13 +193,17 @@ try {
   const chosen = only ? entries.filter((e) => only.some((o) => e.label.includes(o))) : entries;
 
   const samples = new Map(chosen.map((e) => [e.label, [] as number[]]));
+  const cpus = new Map(chosen.map((e) => [e.label, [] as number[]]));
   for (let i = 0; i <= runs; i++) {
     for (const entry of chosen) {
-      const ms = await coldStart(entry);
-      if (i > 0) samples.get(entry.label)!.push(ms); // the first round warms the caches
+      const { ms, cpu } = await coldStart(entry);
+      if (i === 0) continue; // the first round warms the caches
+      samples.get(entry.label)!.push(ms);
+      cpus.get(entry.label)!.push(cpu);
     }
   }
   const ms = (label: string) => median(samples.get(label) ?? [NaN]);
+  const cpu = (label: string) => median(cpus.get(label) ?? [NaN]);
   const installed = ms(entries[0].label);
   console.log(
     `spawn to the tools/list answer, ${runs} interleaved runs each, medians; load ${
@@ -195,7 +214,7 @@ try {
     console.log(
       `  ${entry.label.padEnd(36)} ${ms(entry.label).toFixed(1).padStart(7)} ms  ${
         (ms(entry.label) / installed).toFixed(2)
-      }x`,
+      }x  CPU ${cpu(entry.label).toFixed(0)} ms`,
     );
   }
   if (peer) console.log(`installed / nickgnd/tmux-mcp: ${(installed / ms(entries[1].label)).toFixed(2)}`);

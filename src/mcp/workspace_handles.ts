@@ -8,7 +8,7 @@ export const WORKSPACE_ARG = "workspace";
 export const WORKSPACE_META = "dev.tmuxwright/workspace";
 export const WORKSPACE_ARG_SCHEMA = {
   type: "string",
-  description: "your workspace handle from an earlier result; omit on the first call",
+  description: "from your last result",
 } as const;
 const PREFIX = "tw1";
 /**
