@@ -103,3 +103,17 @@ Deno.test("MCP 2026 over HTTP: a handle from before a restart answers WORKSPACE_
   again.workspace = handle;
   assert.match(await again.callError("list_panes"), /WORKSPACE_EXPIRED: .*the server restarted since/);
 });
+
+Deno.test("MCP 2026 over HTTP: resources/read resolves a pane name in the workspace its `_meta` handle names", async () => {
+  await using server = await HttpMcpServer.start();
+  await using a = await ModernClient.http(server.mcpUrl, agent("agent-a"));
+  const web = await a.call("create_pane", { name: "web" });
+  await a.call("execute_command", { pane_id: "web", command: "echo resource-$((40+2))" });
+  const uri = "tmux://panes/web/content";
+  const read = await a.client.readResource({ uri, _meta: { "dev.tmuxwright/workspace": a.workspace } });
+  assert.match((read.contents[0] as { text: string }).text, /resource-42/);
+  // Without the handle the name is nobody's; the pane id still reads.
+  await assert.rejects(a.client.readResource({ uri }), /PANE_NOT_FOUND/);
+  const byId = await a.client.readResource({ uri: `tmux://panes/${encodeURIComponent(String(web.pane_id))}/content` });
+  assert.match((byId.contents[0] as { text: string }).text, /resource-42/);
+});

@@ -11,7 +11,7 @@ import { type KindOf, registerCompletion } from "./completion.ts";
 import { forwardLogs } from "./logging.ts";
 import { CHANNEL_CAPABILITY, forwardChannel } from "./channel.ts";
 import { McpServices } from "./services.ts";
-import { connectionUnit, type Era, requestUnit } from "./unit.ts";
+import { appOfHandle, connectionUnit, type Era, requestUnit } from "./unit.ts";
 import { TASKS_EXTENSION } from "./tasks.ts";
 import { PANE_VIEW_MIME } from "./apps/pane_view.ts";
 import { WORKSPACE_ARG } from "./workspace_handles.ts";
@@ -151,7 +151,11 @@ export function createServer(shared: App, options: ServerOptions = {}): McpServe
   });
   if (era === "modern") services.tasks.register(server, (ctx) => unit.taskOwner(ctx));
   const tools = new ToolNames(config.toolPrefix, listed);
-  const subscriptions = registerResources(server, app, connection, { era, perRequest });
+  const subscriptions = registerResources(server, app, connection, {
+    era,
+    perRequest,
+    appOf: perRequest ? (ctx) => appOfHandle(server, services.handles!, ctx) : undefined,
+  });
   if (subscriptions && era === "modern") options.onSubscriptions?.(subscriptions);
   registerPrompts(server, app, tools);
   registerCompletion(server, app, completionKind);

@@ -88,6 +88,12 @@ export function requestUnit(server: McpServer, handles: WorkspaceHandles): Unit 
   };
 }
 
+/** The app of the workspace a 2026-era HTTP request's `_meta` handle names, or the process's (pane ids only). */
+export async function appOfHandle(server: McpServer, handles: WorkspaceHandles, ctx: ServerContext): Promise<App> {
+  const lease = await handles.peek(handleOf(ctx, {}), await principalOf(server, ctx));
+  return lease ? { ...handles.app, owner: lease.owner, workspace: lease.owner.workspaceOn("local") } : handles.app;
+}
+
 /** The handle a 2026-era HTTP call passes back: its `workspace` argument, else its request `_meta`. */
 export function handleOf(ctx: ServerContext, args: Record<string, unknown>): string | undefined {
   const value = args[WORKSPACE_ARG] ?? ctx.mcpReq._meta?.[WORKSPACE_META];

@@ -2,7 +2,7 @@ import type { App } from "../../app.ts";
 import { PANE_VIEW_MIME, PANE_VIEW_URI, paneViewHtml } from "../apps/pane_view.ts";
 import type { ReadResourceResult } from "../sdk.ts";
 import type { Connection } from "../connection.ts";
-import type { McpServer, ResourceTemplateEntry } from "../sdk.ts";
+import type { McpServer, ResourceTemplateEntry, ServerContext } from "../sdk.ts";
 import { answering, ProtocolError, RESOURCE_NOT_FOUND } from "../protocol_errors.ts";
 import { CONTENT_LINES, listResources, LOG_LINES, readResource } from "./read.ts";
 import { Subscriptions } from "./subscriptions.ts";
@@ -50,6 +50,8 @@ export interface ResourceServing {
   era: "legacy" | "modern";
   /** A 2026-era HTTP request: list and read only (its transport follows the pane set and the listens). */
   perRequest: boolean;
+  /** A 2026-era HTTP request: the app as its caller's workspace handle (in `_meta`) names it, for pane names. */
+  appOf?: (ctx: ServerContext) => Promise<App>;
 }
 
 /**
@@ -61,16 +63,17 @@ export interface ResourceServing {
  */
 export function registerResources(
   server: McpServer,
-  app: App,
+  shared: App,
   connection: Connection,
   serving: ResourceServing = { era: "legacy", perRequest: false },
 ): Subscriptions | null {
   server.server.setRequestHandler(
     "resources/list",
-    () => answering(async () => ({ resources: [...await listResources(app), PANE_VIEW_RESOURCE] })),
+    () => answering(async () => ({ resources: [...await listResources(shared), PANE_VIEW_RESOURCE] })),
   );
   server.server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: TEMPLATES }));
-  server.server.setRequestHandler("resources/read", async (request) => {
+  server.server.setRequestHandler("resources/read", async (request, ctx) => {
+    const app = await serving.appOf?.(ctx) ?? shared;
     try {
       return await answering(() =>
         request.params.uri === PANE_VIEW_URI
@@ -89,7 +92,7 @@ export function registerResources(
   if (serving.perRequest) return null;
 
   const send = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => {});
-  const subscriptions = new Subscriptions(app, send);
+  const subscriptions = new Subscriptions(shared, send);
   connection.onClose(() => subscriptions.close());
   if (serving.era === "legacy") {
     server.server.setRequestHandler("resources/subscribe", (request) =>
@@ -102,7 +105,7 @@ export function registerResources(
       return {};
     });
   }
-  const unsubscribe = app.events.subscribe((event) => {
+  const unsubscribe = shared.events.subscribe((event) => {
     if (event.kind !== "panes-changed" || connection.closed) return;
     server.server.sendResourceListChanged().catch(() => {});
     subscriptions.panesChanged();
