@@ -5,7 +5,11 @@
  * go away without a word (no DELETE): their workspaces must be gone once the idle expiry passed.
  *
  *   deno run -A scripts/bench_agents.ts [--agents 48] [--calls 30] [--homes light,heavy,root] [--idle-ms 10000]
+ *     [--era 2025|2026]
  *
+ * `--era 2026`: every agent speaks MCP 2026-07-28 (the SDK v2 client pinned to it): no session, its
+ * workspace named by the handle each result hands back; no agent says goodbye (there is nothing to
+ * end), so every workspace must be gone once the idle expiry passed.
  * Per home: throughput, execute_command p50/p95, create_pane p50/max, calls answered past their
  * deadline (src/mcp/deadlines.ts: timeout_ms + 1 s, or the tool's bound), client timeouts (no
  * answer after 60 s, the SDK's default), errors by code, and what the dropped sessions left. The
@@ -15,6 +19,7 @@ import { parseArgs } from "node:util";
 import { HttpMcpServer } from "../tests/helpers/http_mcp.ts";
 import { heavyHome } from "../tests/helpers/heavy_shell.ts";
 import type { Client } from "../tests/helpers/sdk_client.ts";
+import { ModernClient } from "../tests/helpers/modern_client.ts";
 import { callDeadline } from "../src/mcp/deadlines.ts";
 
 const { values } = parseArgs({
@@ -25,8 +30,10 @@ const { values } = parseArgs({
     homes: { type: "string", default: "light,heavy" },
     "idle-ms": { type: "string", default: "10000" },
     shell: { type: "string", default: "/bin/bash" },
+    era: { type: "string", default: "2025" },
   },
 });
+const MODERN = values.era === "2026";
 const AGENTS = Number(values.agents);
 const CALLS = Number(values.calls);
 const IDLE_MS = Number(values["idle-ms"]);
@@ -49,13 +56,22 @@ type Result = {
   structuredContent?: Record<string, unknown>;
 };
 
+/** Calls a tool as the agent's era does (a 2026 agent hands its workspace handle back). */
+type Caller = (tool: string, args: Record<string, unknown>) => Promise<Result>;
+
+function caller(client: Client | ModernClient): Caller {
+  if (client instanceof ModernClient) {
+    return async (tool, args) => await client.result(tool, args, { timeout: CLIENT_TIMEOUT_MS }) as Result;
+  }
+  return async (tool, args) =>
+    await client.callTool({ name: tool, arguments: args }, undefined, { timeout: CLIENT_TIMEOUT_MS }) as Result;
+}
+
 /** One call, timed and held to its deadline; null when the client gave up (no answer in 60 s). */
-async function timed(client: Client, tool: string, args: Record<string, unknown>, tally: Tally, label: string) {
+async function timed(call: Caller, tool: string, args: Record<string, unknown>, tally: Tally, label: string) {
   const started = performance.now();
   try {
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-      timeout: CLIENT_TIMEOUT_MS,
-    }) as Result;
+    const result = await call(tool, args);
     const ms = performance.now() - started;
     const { answerByMs } = callDeadline(tool, args);
     if (ms > answerByMs) {
@@ -80,20 +96,30 @@ async function agent(
   id: number,
   tally: Tally,
 ): Promise<{ drop: boolean; done: () => Promise<void> }> {
-  const { client, transport } = await server.client();
-  const drop = id % 4 === 3;
-  const done = async () => {
-    if (!drop) await transport.terminateSession().catch(() => {});
-    await client.close().catch(() => {});
-  };
-  const made = await timed(client, "create_pane", { name: `agent${id}` }, tally, `agent${id}`);
+  let call: Caller;
+  let done: () => Promise<void>;
+  // A 2026 agent has no session to end: every one "drops", and its workspace's lease ends it.
+  const drop = MODERN || id % 4 === 3;
+  if (MODERN) {
+    const modern = await ModernClient.http(server.mcpUrl, { mode: "pin", info: { name: `agent${id}`, version: "1" } });
+    call = caller(modern);
+    done = () => modern[Symbol.asyncDispose]();
+  } else {
+    const { client, transport } = await server.client();
+    call = caller(client);
+    done = async () => {
+      if (!drop) await transport.terminateSession().catch(() => {});
+      await client.close().catch(() => {});
+    };
+  }
+  const made = await timed(call, "create_pane", { name: `agent${id}` }, tally, `agent${id}`);
   if (!made || made.result.isError) return { drop, done };
   tally.create.push(made.ms);
   const paneId = String(made.result.structuredContent?.pane_id);
   for (let i = 0; i < CALLS; i++) {
     const token = `agent${id}-call${i}`;
     const args = { pane_id: paneId, command: `echo ${token}`, timeout_ms: EXEC_TIMEOUT_MS };
-    const ran = await timed(client, "execute_command", args, tally, token);
+    const ran = await timed(call, "execute_command", args, tally, token);
     if (!ran) continue;
     tally.exec.push(ran.ms);
     const out = ran.result.structuredContent;
@@ -142,7 +168,8 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
         Math.max(...tally.create).toFixed(0)
       } ms; ` +
       `past deadline ${tally.late.length}; client timeouts ${tally.clientTimeouts.length}; errors: ${errors}; ` +
-      `${dropped} sessions dropped: ${left.panes} owned panes and ${left.sessions.length} workspaces left after the expiry`,
+      `${dropped} ${MODERN ? "workspaces (MCP 2026: no sessions) left idle" : "sessions dropped"}: ` +
+      `${left.panes} owned panes and ${left.sessions.length} workspaces left after the expiry`,
   );
   for (const line of [...tally.late, ...tally.clientTimeouts, ...tally.samples].slice(0, 12)) console.log(`  ${line}`);
 }
@@ -156,7 +183,7 @@ try {
     const env: Record<string, string> = { SHELL: values.shell };
     if (home === "heavy") env.HOME = heavy!;
     if (home === "root") env.HOME = Deno.env.get("HOME") ?? "/root";
-    await run(home, env);
+    await run(MODERN ? `${home}, MCP 2026` : home, env);
     console.log(`load average: ${await loadavg()}`);
   }
 } finally {

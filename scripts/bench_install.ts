@@ -3,7 +3,7 @@
  * answer (initialize, its reply, notifications/initialized, tools/list), every entry interleaved,
  * the first round discarded (warm caches), medians.
  *
- *   deno run -A scripts/bench_install.ts [RUNS] [--peer DIR] [--only installed,peer,task]
+ *   deno run -A scripts/bench_install.ts [RUNS] [--peer DIR] [--only installed,peer,task] [--against DIR]
  *
  * - installed `tmuxwright`: the package of `deno task pack` installed with `npm install -g --prefix`
  *   into a temp prefix (the sh bin execs the runtime of the `deno` npm dependency);
@@ -13,7 +13,9 @@
  * - deno task start: the checkout's task (its bundle in dist/start/, built before the runs);
  * - the Node bin: the package's fallback (bin/tmuxwright.cjs), what the command was before;
  * - the server by hand: `deno run --no-config FLAGS server/main.js`, and the same without V8's
- *   code cache (`--no-code-cache`), and the single-file bundle of `deno task bundle`.
+ *   code cache (`--no-code-cache`), and the single-file bundle of `deno task bundle`;
+ * - with `--against DIR`: another checkout's package (the code before a change, e.g. `git archive REV`),
+ *   packed there with its own `deno task pack` and installed into a prefix of its own.
  *
  * Node and the runtime read the caller's environment: NODE_EXTRA_CA_CERTS, when set (it is on the
  * machines this project is built on), makes every Node start read that CA bundle first.
@@ -27,12 +29,15 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const runs = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 10);
 const option = (name: string) => (Deno.args.includes(name) ? Deno.args[Deno.args.indexOf(name) + 1] : undefined);
 const peerDir = option("--peer") ?? `${Deno.env.get("HOME")}/.cache/tmuxwright-dev/peers/tmux-mcp`;
+const against = option("--against");
 
 interface Entry {
   label: string;
   command: string;
   args: (dir: string) => string[];
   env: Record<string, string>;
+  /** MCP 2026-07-28: server/discover, then tools/list, each with the `_meta` envelope (no initialize). */
+  modern?: boolean;
 }
 
 const INIT = {
@@ -42,9 +47,30 @@ const INIT = {
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
 };
 const LIST = [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }];
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+const DISCOVER = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } };
+const LIST_2026 = [{ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: ENVELOPE } }];
 
-/** Process spawn to the tools/list answer, in ms. */
-async function coldStart(entry: Entry): Promise<number> {
+/** User + system CPU ms of a process so far and of its reaped children (the launcher's), in 10 ms ticks; NaN if unknown. */
+async function cpuMs(pid: number): Promise<number> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Process spawn to the tools/list answer, in ms, and the CPU the process spent to get there (the
+ * sh bin execs the runtime, so one pid; a load on the machine stretches the first, hardly the second).
+ */
+async function coldStart(entry: Entry): Promise<{ ms: number; cpu: number }> {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twi" });
   const lines = (messages: unknown[]) =>
     new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join(""));
@@ -67,11 +93,12 @@ async function coldStart(entry: Entry): Promise<number> {
       text += new TextDecoder().decode(value);
     }
   };
-  await writer.write(lines([INIT]));
+  await writer.write(lines([entry.modern ? DISCOVER : INIT]));
   await until(1);
-  await writer.write(lines(LIST));
+  await writer.write(lines(entry.modern ? LIST_2026 : LIST));
   await until(2);
   const elapsed = performance.now() - started;
+  const cpu = await cpuMs(child.pid);
   if (!/"name":"[a-z_-]*execute[a-z_-]*"/.test(text)) {
     throw new Error(`${entry.label}: no tools in ${text.slice(0, 200)}`);
   }
@@ -81,7 +108,7 @@ async function coldStart(entry: Entry): Promise<number> {
   await child.status;
   await new Deno.Command("tmux", { args: ["-S", `${dir}/s`, "kill-server"], stderr: "null" }).output();
   await Deno.remove(dir, { recursive: true });
-  return elapsed;
+  return { ms: elapsed, cpu };
 }
 
 async function sh(command: string, cwd: string): Promise<string> {
@@ -113,6 +140,12 @@ try {
   const prefix = `${work}/prefix`;
   await sh(`npm install -g --silent --prefix '${prefix}' '${tarball}' ${peer ? `'${peer}'` : ""}`, ROOT);
   const pkg = `${prefix}/lib/node_modules/tmuxwright`;
+  // The other checkout's package, in a prefix of its own (both are named tmuxwright).
+  const before = against ? `${work}/before` : null;
+  if (against && before) {
+    const packed = (await sh("deno task -q pack", against)).split("\n").at(-1)!;
+    await sh(`npm install -g --silent --prefix '${before}' '${against}/${packed}'`, ROOT);
+  }
   const env = cleanEnv();
   const socket = (dir: string) => ["--socket-path", `${dir}/s`];
   const byHand = (entry: string, extra: string[] = []) => (dir: string) => [
@@ -128,6 +161,10 @@ try {
   await sh(`deno task -q --config '${ROOT}deno.json' bundle`, ROOT);
   const entries: Entry[] = [
     { label: "installed tmuxwright (sh bin)", command: `${prefix}/bin/tmuxwright`, args: socket, env },
+    { label: "installed, MCP 2026 (discover)", command: `${prefix}/bin/tmuxwright`, args: socket, env, modern: true },
+    ...(before
+      ? [{ label: "--against: installed (sh bin)", command: `${before}/bin/tmuxwright`, args: socket, env }]
+      : []),
     ...(peer
       ? [{ label: "nickgnd/tmux-mcp (installed)", command: `${prefix}/bin/tmux-mcp`, args: () => [], env }]
       : []),
@@ -156,13 +193,17 @@ try {
   const chosen = only ? entries.filter((e) => only.some((o) => e.label.includes(o))) : entries;
 
   const samples = new Map(chosen.map((e) => [e.label, [] as number[]]));
+  const cpus = new Map(chosen.map((e) => [e.label, [] as number[]]));
   for (let i = 0; i <= runs; i++) {
     for (const entry of chosen) {
-      const ms = await coldStart(entry);
-      if (i > 0) samples.get(entry.label)!.push(ms); // the first round warms the caches
+      const { ms, cpu } = await coldStart(entry);
+      if (i === 0) continue; // the first round warms the caches
+      samples.get(entry.label)!.push(ms);
+      cpus.get(entry.label)!.push(cpu);
     }
   }
   const ms = (label: string) => median(samples.get(label) ?? [NaN]);
+  const cpu = (label: string) => median(cpus.get(label) ?? [NaN]);
   const installed = ms(entries[0].label);
   console.log(
     `spawn to the tools/list answer, ${runs} interleaved runs each, medians; load ${
@@ -173,11 +214,14 @@ try {
     console.log(
       `  ${entry.label.padEnd(36)} ${ms(entry.label).toFixed(1).padStart(7)} ms  ${
         (ms(entry.label) / installed).toFixed(2)
-      }x`,
+      }x  CPU ${cpu(entry.label).toFixed(0)} ms`,
     );
   }
   if (peer) console.log(`installed / nickgnd/tmux-mcp: ${(installed / ms(entries[1].label)).toFixed(2)}`);
   console.log(`deno task start / installed: ${(ms("deno task start") / installed).toFixed(2)}`);
+  if (before) {
+    console.log(`installed / --against installed: ${(installed / ms("--against: installed (sh bin)")).toFixed(2)}`);
+  }
 } finally {
   await Deno.remove(work, { recursive: true });
 }

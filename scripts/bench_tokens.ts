@@ -12,6 +12,8 @@ import { loadConfig, type Profile, PROFILES, TOOL_GROUPS } from "../src/config.t
 import { createServer } from "../src/mcp/server.ts";
 import type { App } from "../src/app.ts";
 import { ServerEvents } from "../src/engine/events/mod.ts";
+import { ToolTable } from "../src/mcp/tool_table.ts";
+import { ALL_TOOLS } from "../src/mcp/tools/mod.ts";
 
 export const BUDGETS: Record<Profile, number> = { core: 1500, agent: 5000, all: 8000 };
 
@@ -50,6 +52,12 @@ export async function measureProfile(profile: string): Promise<ProfileCost> {
   }
 }
 
+/** The same listing as a 2026-era HTTP caller gets it: every tool also takes its `workspace` handle. */
+export function measureWorkspaceListing(profile: string): number {
+  const config = loadConfig(["doctor", "--tools", profile, "--safety", "destructive", "--state-dir", "/tmp/tw-bench"]);
+  return countTokens(JSON.stringify({ tools: new ToolTable(config, ALL_TOOLS).list(true) }));
+}
+
 if (import.meta.main) {
   console.log("tools/list tokens (o200k_base, js-tiktoken 1.0.21), tier destructive\n");
   console.log("| profile | tools | tokens | budget | instructions |");
@@ -61,6 +69,8 @@ if (import.meta.main) {
     const budget = BUDGETS[profile];
     console.log(`| ${profile} | ${cost.tools} | ${cost.total} | ${budget} | ${cost.instructions} |`);
   }
+  console.log("\n| profile | tokens, MCP 2026 over HTTP (every tool takes `workspace`) |\n|---|---|");
+  for (const profile of PROFILES) console.log(`| ${profile} | ${measureWorkspaceListing(profile)} |`);
   console.log("\n| group (--tools GROUP) | tools | tokens |\n|---|---|---|");
   for (const group of TOOL_GROUPS) {
     const cost = await measureProfile(group);

@@ -1,19 +1,20 @@
 /**
  * Runs the official MCP conformance suite (server mode) against `tmuxwright --http` started with
- * the start task's permissions on a private tmux socket. Exit code 0 when every scenario passes
- * except those in scripts/conformance_baseline.yml (and none of those passes).
+ * the start task's permissions on a private tmux socket, once per protocol era the server speaks:
+ * the scenarios MCP 2025-11-25 requires (initialize, sessions) and those 2026-07-28 requires
+ * (stateless, server/discover, input_required). Exit code 0 when every scenario of both passes
+ * except those in that era's baseline (scripts/conformance_baseline_<era>.yml), and none of those
+ * passes.
  *
- *   deno run -A scripts/conformance.ts
+ *   deno run -A scripts/conformance.ts [2025-11-25|2026-07-28]
  */
 import { startPermissions } from "../tests/helpers/harness.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
+export const SUITE = "npm:@modelcontextprotocol/conformance@0.2.0-alpha.12";
+export const ERAS = ["2025-11-25", "2026-07-28"] as const;
 
-function startFlags(env: Record<string, string>, extra: string): string[] {
-  return startPermissions(env, [extra]);
-}
-
+const eras = Deno.args.length > 0 ? ERAS.filter((era) => Deno.args.includes(era)) : [...ERAS];
 const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "tw-conf" });
 const env: Record<string, string> = { ...Deno.env.toObject(), TMUXWRIGHT_TMUX_CONFIG: "/dev/null" };
 delete env.TMUX;
@@ -21,7 +22,7 @@ delete env.TMUX_PANE;
 const server = new Deno.Command(Deno.execPath(), {
   args: [
     "run",
-    ...startFlags(env, dir),
+    ...startPermissions(env, [dir]),
     `${ROOT}main.ts`,
     "--socket-path",
     `${dir}/s`,
@@ -45,26 +46,33 @@ try {
     text += next.value;
   }
   const url = /listening on (\S+)/.exec(text)![1];
-  const suite = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-config",
-      "-A",
-      SUITE,
-      "server",
-      "--url",
-      `${url}/mcp`,
-      "--expected-failures",
-      `${ROOT}scripts/conformance_baseline.yml`,
-      "-o",
-      `${dir}/results`,
-    ],
-    cwd: dir,
-    env: { ...env, NO_COLOR: "1" },
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  code = suite.code;
+  code = 0;
+  for (const era of eras) {
+    console.log(`\n=== MCP ${era} (${SUITE}) ===`);
+    const suite = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-config",
+        "-A",
+        SUITE,
+        "server",
+        "--url",
+        `${url}/mcp`,
+        "--requirements",
+        era,
+        "--expected-failures",
+        `${ROOT}scripts/conformance_baseline_${era}.yml`,
+        "-o",
+        `${dir}/results-${era}`,
+      ],
+      cwd: dir,
+      env: { ...env, NO_COLOR: "1" },
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    console.log(`=== MCP ${era}: exit ${suite.code} ===`);
+    if (suite.code !== 0) code = suite.code;
+  }
 } finally {
   server.kill("SIGTERM");
   await server.status;

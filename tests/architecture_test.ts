@@ -113,3 +113,16 @@ Deno.test("no module-level mutable state and no SDK private fields", () => {
   }
   assert.deepEqual(problems, []);
 });
+
+Deno.test("the server reaches the SDK only through its v2 server package, from the two SDK doors", () => {
+  const problems: string[] = [];
+  const doors = new Set(["mcp/sdk.ts", "http/sdk_http.ts"]);
+  for (const [file, text] of texts) {
+    for (const [, spec] of text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["'](@modelcontextprotocol\/[^"']+)["']/g)) {
+      // The v1 SDK, the client (it reads the environment at load time) and ext-tasks are the tests' only.
+      if (!spec.startsWith("@modelcontextprotocol/server")) problems.push(`${rel(file)}: imports ${spec}`);
+      else if (!doors.has(rel(file))) problems.push(`${rel(file)}: imports ${spec} outside the SDK doors`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});

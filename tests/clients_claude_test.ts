@@ -93,6 +93,24 @@ Deno.test("Claude Code: added as documented, connected, and execute_command's ex
   assert.deepEqual(pick(resultJson(resultText(result.content))), RESULT);
 });
 
+Deno.test("Claude Code opens with server/discover, is answered, and runs in MCP 2026-07-28 (the audit says so)", async () => {
+  const claude = await clientCommand("claude");
+  await using work = await clientWork("twclaude");
+  await using model = ModelStandIn.start(runOnce);
+  const env = claudeEnv(work, model);
+  const cwd = `${work.dir}/project`;
+  await addAsDocumented(claude, work, env, ["--audit", `${work.dir}/audit.jsonl`]);
+  const ran = await runClient(claude, ["-p", "Run the command.", "--allowedTools", "mcp__tmuxwright"], { env, cwd });
+  assert.equal(ran.code, 0, ran.stderr);
+  const result = executeResult(model);
+  assert.ok(result);
+  assert.deepEqual(pick(resultJson(resultText(result.content))), RESULT);
+  // Each tool call's audit line names its era's revision; a call in the 2025 fallback would carry none.
+  const lines = (await Deno.readTextFile(`${work.dir}/audit.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
+  const call = lines.find((line) => line.tool === "execute_command");
+  assert.equal(call?.protocol, "2026-07-28", JSON.stringify(lines));
+});
+
 Deno.test("Claude Code's ToolSearch finds execute_command first for terminal, shell, run a command, tmux", async () => {
   const claude = await clientCommand("claude");
   await using work = await clientWork("twclaude");

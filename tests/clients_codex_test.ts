@@ -102,6 +102,23 @@ Deno.test("Codex CLI: configured as documented, execute_command's exact output r
   assert.deepEqual({ output: result.output, exit_code: result.exit_code }, RESULT);
 });
 
+Deno.test("Codex CLI with its MCP 2026-07-28 setting (docs/install.md): server/discover, then the same output", async () => {
+  await using work = await clientWork("twcodex");
+  await using model = runOnce();
+  const documented = await installBlock("toml", /^\[mcp_servers\.tmuxwright\]\ncommand = "tmuxwright"\n/);
+  const setting = await installBlock("toml", /^env = \{ CODEX_MCP_PROTOCOL_VERSION = "2026-07-28" \}$/);
+  const block = `${documented}\n${setting}\n\n[features]\nmcp_2026_07_28 = true`;
+  const env = await configure(work, model, ["--audit", `${work.dir}/audit.jsonl`], block);
+  await exec(work, env);
+  const output = callOutput(model);
+  assert.ok(output, JSON.stringify(model.requests.map((r) => r.path)));
+  const result = resultJson(output);
+  assert.deepEqual({ output: result.output, exit_code: result.exit_code }, RESULT);
+  // The audit line of a 2026 call names its revision; without the setting Codex opens with initialize (none).
+  const lines = (await Deno.readTextFile(`${work.dir}/audit.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.find((line) => line.tool === "execute_command")?.protocol, "2026-07-28", JSON.stringify(lines));
+});
+
 Deno.test("Codex CLI: without default_tools_approval_mode, codex exec refuses every call (as the docs warn)", async () => {
   await using work = await clientWork("twcodex");
   await using model = runOnce();

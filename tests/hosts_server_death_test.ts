@@ -19,7 +19,7 @@ interface Host {
   kept(hub: string): Promise<string>;
 }
 
-async function sshHost(lab: SshLab): Promise<Host> {
+function sshHost(lab: SshLab): Host {
   const tmux = (...args: string[]) => lab.remoteTmux("alpha", ...args);
   return {
     name: "alpha",
@@ -28,7 +28,7 @@ async function sshHost(lab: SshLab): Promise<Host> {
   };
 }
 
-async function containerHost(lab: PodmanLab, container: string): Promise<Host> {
+function containerHost(lab: PodmanLab, container: string): Host {
   const tmux = (...args: string[]) => lab.tmux(container, ...args);
   return {
     name: "box",
@@ -98,7 +98,7 @@ Deno.test({
   sanitizeResources: false,
   fn: async (t) => {
     await using lab = await SshLab.start();
-    const host = await sshHost(lab);
+    const host = sshHost(lab);
     await t.step("SIGKILL: the hub and its processes go once the lease has passed", async () => {
       await using server = await labServer(lab, ["alpha"], LEASE);
       await killedServer(host, server);
@@ -158,7 +158,7 @@ Deno.test({
   fn: async (t) => {
     await using lab = await PodmanLab.start();
     const box = await lab.container("box");
-    const host = await containerHost(lab, box);
+    const host = containerHost(lab, box);
     await t.step("SIGKILL: the hub and its processes go once the lease has passed", async () => {
       await using server = await labServer(lab, { box: `podman://${box}` }, LEASE);
       await killedServer(host, server);

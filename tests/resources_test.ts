@@ -12,11 +12,12 @@ async function read(server: TestServer, uri: string): Promise<{ mimeType?: strin
   return { mimeType: contents[0].mimeType, text: "text" in contents[0] ? contents[0].text : "" };
 }
 
-async function readError(server: TestServer, uri: string): Promise<{ code: number; message: string }> {
+async function readError(server: TestServer, uri: string): Promise<{ code: number; message: string; data?: unknown }> {
   try {
     await server.client.readResource({ uri });
   } catch (error) {
-    return { code: (error as { code: number }).code, message: (error as Error).message };
+    const { code, data } = error as { code: number; data?: unknown };
+    return { code, message: (error as Error).message, data };
   }
   throw new Error(`reading ${uri} was expected to fail`);
 }
@@ -85,7 +86,9 @@ Deno.test("resources: list and read sessions, pane facts, content and log; URIs 
   assert.equal(raw.code, -32602);
   assert.match(raw.message, /percent-encode the pane id.*tmux:\/\/panes\/%253/);
   const missing = await readError(server, "tmux://panes/nosuchpane/content");
-  assert.equal(missing.code, -32002);
+  // Resource not found: -32602 with the URI as data (the SDK v2 sends 2026-07-28's code in both eras).
+  assert.equal(missing.code, -32602);
+  assert.deepEqual(missing.data, { uri: "tmux://panes/nosuchpane/content" });
   assert.match(missing.message, /PANE_NOT_FOUND: Pane "nosuchpane" not found.*list_panes/);
   const noLog = await readError(server, `tmux://panes/${encodeURIComponent(user)}/log`);
   assert.match(noLog.message, /has no log: only panes created by tmuxwright are logged/);

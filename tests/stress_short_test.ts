@@ -24,3 +24,22 @@ Deno.test({
     assert.match(text, /PASS seed 20261125/);
   },
 });
+
+Deno.test({
+  name: "randomized stress in MCP 2026 (HTTP agents by workspace handle), 40 s, seed 20261128: the same checks",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const out = await new Deno.Command("deno", {
+      args: [
+        ...["run", "-A", MAIN, "--seed", "20261128", "--seconds", "40", "--http", "3", "--stdio", "1", "--era", "2026"],
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, text.split("\n").filter((l) => /VIOLATION|FAIL|PASS|calls in/.test(l)).join("\n"));
+    assert.match(text, /HTTP \(MCP 2026\)/);
+    assert.match(text, /PASS seed 20261128/);
+  },
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { formattedToolsDoc, TOOLS_DOC } from "../scripts/docs.ts";
 import { ALL_TOOLS } from "../src/mcp/tools/mod.ts";
+import { renderToolSchemas, TOOL_SCHEMAS } from "../scripts/gen_tool_schemas.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -8,6 +9,11 @@ Deno.test("docs/TOOLS.md is what deno task docs generates from the tool definiti
   const current = await Deno.readTextFile(TOOLS_DOC).catch(() => "");
   assert.ok(current === await formattedToolsDoc(), "docs/TOOLS.md is stale: run deno task docs");
   for (const tool of ALL_TOOLS) assert.ok(current.includes(`\n## ${tool.name}\n`), tool.name);
+});
+
+Deno.test("src/mcp/tool_schemas.ts is what deno task docs generates from the tool definitions", async () => {
+  const current = await Deno.readTextFile(TOOL_SCHEMAS).catch(() => "");
+  assert.ok(current === await renderToolSchemas(), "src/mcp/tool_schemas.ts is stale: run deno task docs");
 });
 
 Deno.test("the README and the docs link only to files in the repository", async () => {

@@ -52,7 +52,7 @@ export class Actor {
     if (this.resume && this.resume.generation === this.fleet.generation) {
       const back = this.resume;
       this.resume = null;
-      this.session = await Session.http(this.fleet, back);
+      this.session = await Session.http(this.fleet, back, this.name);
       this.instance = back.instance;
       return;
     }
@@ -60,7 +60,9 @@ export class Actor {
     this.resume = null;
     this.panes = [];
     this.instance = null;
-    this.session = this.via === "http" ? await Session.http(this.fleet) : await Session.stdio(this.fleet);
+    this.session = this.via === "http"
+      ? await Session.http(this.fleet, undefined, this.name)
+      : await Session.stdio(this.fleet);
   }
 
   /**

@@ -24,6 +24,8 @@ export class Fleet {
     readonly idleMs: number,
     /** The shells' home (their start-up files) and the user's shell: `--home` heavy or root, else the test home. */
     readonly shell: { home?: string; program?: string } = {},
+    /** The MCP era of the HTTP sessions: 2026-07-28 has no sessions, only workspaces named by a handle. */
+    readonly era: "2025" | "2026" = "2025",
   ) {}
 
   get socket(): string {

@@ -6,10 +6,12 @@
  *
  *   deno task stress [--seed N] [--seconds S] [--http N] [--stdio N] [--faults all|gentle|none]
  *                    [--lab auto|off] [--sample SECONDS] [--idle-ms MS] [--known TEXT]... [--inspect PORT]
- *                    [--home light|heavy|root]
+ *                    [--home light|heavy|root] [--era 2025|2026]
  *
  * `--home heavy`: the shells start from tests/helpers/heavy_shell.ts's start-up files (0.5 s of CPU,
  * a 20 ms prompt hook) as bash; `root`: from this user's own home (their real rc files).
+ * `--era 2026`: the HTTP agents speak MCP 2026-07-28 (the SDK v2 client pinned to it): no sessions,
+ * each agent's workspace named by the handle its results hand back, ended by its lease.
  */
 import { parseArgs } from "node:util";
 import { Ledger, percentile } from "./checks.ts";
@@ -38,12 +40,13 @@ const { values } = parseArgs({
     known: { type: "string", multiple: true, default: [] },
     inspect: { type: "string" },
     home: { type: "string", default: "light" },
+    era: { type: "string", default: "2025" },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 1e9) : Number(values.seed);
 const seconds = Number(values.seconds);
 const rerun = `deno task stress --seed ${seed} --seconds ${seconds} --http ${values.http} --stdio ${values.stdio} ` +
-  `--faults ${values.faults} --home ${values.home}`;
+  `--faults ${values.faults} --home ${values.home}${values.era === "2026" ? " --era 2026" : ""}`;
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 const lab = values.lab === "off" ? null : await SshLab.start().catch((e) => {
@@ -52,14 +55,16 @@ const lab = values.lab === "off" ? null : await SshLab.start().catch((e) => {
 });
 const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "twstress" });
 const home = values.home === "heavy" ? await heavyHome() : values.home === "root" ? Deno.env.get("HOME") : undefined;
-const fleet = new Fleet(dir, lab, Number(values["idle-ms"]), home ? { home, program: "/bin/bash" } : {});
+const era = values.era === "2026" ? "2026" : "2025";
+const fleet = new Fleet(dir, lab, Number(values["idle-ms"]), home ? { home, program: "/bin/bash" } : {}, era);
 const ledger = new Ledger(seed);
 ledger.known = values.known as string[];
 ledger.loaded = values.home !== "light";
 const leaks = new LeakWatch(fleet, ledger);
 const rng = new Rng(seed);
 log(
-  `stress seed ${seed}: ${seconds} s, ${values.http} HTTP + ${values.stdio} stdio sessions, faults ${values.faults}, ` +
+  `stress seed ${seed}: ${seconds} s, ${values.http} HTTP (MCP ${era}) + ${values.stdio} stdio sessions, ` +
+    `faults ${values.faults}, ` +
     `lab ${lab ? "alpha" : "off"}, shells from the ${values.home} home, state ${dir}`,
 );
 

@@ -82,7 +82,9 @@ async function end(a: Actor): Promise<void> {
   if (!session) return;
   a.session = null;
   await session.end();
-  a.leaks.expectGone(a.instance, 10_000, `${a.name} ended its ${a.via} session`);
+  // A 2026 workspace has no end to ask for: its lease runs out (the idle expiry and its sweep).
+  const grace = session.endsByLease ? a.fleet.idleMs * 1.25 + 10_000 : 10_000;
+  a.leaks.expectGone(a.instance, grace, `${a.name} ended its ${a.via} session`);
   a.panes = [];
   a.instance = null;
 }

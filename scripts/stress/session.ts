@@ -5,6 +5,7 @@
 import { CallToolResultSchema, Client } from "../../tests/helpers/sdk_client.ts";
 import { StreamableHTTPClientTransport } from "../../tests/helpers/sdk_http_client.ts";
 import type { TestServer } from "../../tests/helpers/harness.ts";
+import { ModernClient } from "../../tests/helpers/modern_client.ts";
 import type { Fleet } from "./fleet.ts";
 
 export type Answer =
@@ -22,10 +23,22 @@ export class Session {
     readonly stdio: TestServer | null,
     /** The HTTP server generation the session was opened on. */
     readonly generation: number,
+    /** MCP 2026 over HTTP: the agent's client, which hands its workspace handle back with every call. */
+    private readonly modern: ModernClient | null = null,
   ) {}
 
-  static async http(fleet: Fleet, resume?: { id: string; generation: number }): Promise<Session> {
+  /**
+   * A session over HTTP; in the 2026 era (`fleet.era`) an agent named `agent` whose workspace is
+   * its handle (`resume.id` comes back to it).
+   */
+  static async http(fleet: Fleet, resume?: { id: string; generation: number }, agent = "stress"): Promise<Session> {
     await fleet.ready();
+    if (fleet.era === "2026") {
+      const modern = await ModernClient.http(fleet.mcpUrl, { mode: "pin", info: { name: agent, version: "0.0.0" } });
+      modern.workspace = resume?.id;
+      const generation = resume?.generation ?? fleet.generation;
+      return new Session("http", modern.client as unknown as Client, null, null, generation, modern);
+    }
     const transport = new StreamableHTTPClientTransport(fleet.mcpUrl, resume ? { sessionId: resume.id } : {});
     const client = new Client({ name: "tmuxwright-stress", version: "0.0.0" });
     await client.connect(transport);
@@ -38,7 +51,12 @@ export class Session {
   }
 
   get id(): string | undefined {
-    return this.http?.sessionId;
+    return this.modern ? this.modern.workspace : this.http?.sessionId;
+  }
+
+  /** Ending it ends nothing on the server: a 2026 workspace ends when its lease runs out (the idle expiry). */
+  get endsByLease(): boolean {
+    return this.modern !== null;
   }
 
   /** `limitMs` bounds the wait on the client side too: a call the server never answers ends as "transport". */
@@ -46,14 +64,16 @@ export class Session {
     const started = performance.now();
     const ms = () => performance.now() - started;
     try {
-      const raw = await this.client.callTool({ name, arguments: args }, CallToolResultSchema, {
-        timeout: limitMs,
-        signal,
-      });
+      const raw = this.modern
+        ? await this.modern.result(name, args, { timeout: limitMs, signal })
+        : await this.client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: limitMs, signal });
       const result = CallToolResultSchema.parse(raw);
       const first = result.content[0];
       const text = first?.type === "text" ? first.text : "";
-      if (result.isError) return { kind: "error", code: CODE.exec(text)?.[1] ?? "NO_CODE", text, ms: ms() };
+      const code = CODE.exec(text)?.[1] ?? "NO_CODE";
+      // A 2026 workspace that ended (idle, or a restarted server) is what a 2025 session not found is.
+      if (result.isError && this.modern && code === "WORKSPACE_EXPIRED") return { kind: "transport", text, ms: ms() };
+      if (result.isError) return { kind: "error", code, text, ms: ms() };
       return { kind: "ok", json: (result.structuredContent ?? JSON.parse(text)) as Record<string, unknown>, ms: ms() };
     } catch (error) {
       return { kind: "transport", text: String((error as Error).message ?? error), ms: ms() };

@@ -11,6 +11,8 @@ export interface AuditEntry {
   error?: string;
   durationMs: number;
   outputBytes: number;
+  /** The MCP revision of a 2026-era call (`2026-07-28`); 2025-era lines carry none, as before. */
+  protocol?: string;
 }
 
 /** One decision of the command policy (src/engine/policy/): what was judged, the verdict, who answered an ask. */
@@ -89,6 +91,7 @@ export class AuditLog {
         ...(entry.error ? { error: entry.error } : {}),
         duration_ms: Math.round(entry.durationMs * 1000) / 1000,
         output_bytes: entry.outputBytes,
+        ...(entry.protocol ? { protocol: entry.protocol } : {}),
       }) + "\n";
       const bytes = new TextEncoder().encode(line);
       for (let n = 0; n < bytes.length;) n += await file.write(bytes.subarray(n));

@@ -26,6 +26,7 @@ export type ErrorCode =
   | "POLICY_DENIED"
   | "POLICY_DECLINED"
   | "POLICY_ASK_UNAVAILABLE"
+  | "WORKSPACE_EXPIRED"
   | "INTERNAL";
 
 /** What each code means, for the tool reference (docs/TOOLS.md). */
@@ -58,6 +59,8 @@ export const ERROR_CODES: Record<ErrorCode, string> = {
   POLICY_DECLINED: "the command policy asked the person, who refused (or cancelled) the command",
   POLICY_ASK_UNAVAILABLE:
     "the command policy asks a person first, and this client cannot be asked (no MCP elicitation)",
+  WORKSPACE_EXPIRED:
+    "MCP 2026 over HTTP: the workspace handle names a workspace that ended (idle too long, or the server restarted)",
   INTERNAL: "a bug in tmuxwright (the server's stderr has the details)",
 };
 

@@ -9,6 +9,8 @@ export interface McpSessionOptions {
   /** A session with no request in progress (its listening GET stream aside) for this long is closed. */
   idleTimeoutMs: number;
   log: (line: string) => void;
+  /** What else holds room under maxSessions (the workspaces of 2026-era callers). */
+  held?: () => number;
 }
 
 interface Session {
@@ -51,10 +53,14 @@ export class McpSessions {
     if (request.method !== "POST" || !opensSession(body)) {
       return rpcFailure(400, "Bad Request: Mcp-Session-Id header is required");
     }
-    if (this.#sessions.size >= this.options.maxSessions) {
+    const held = this.options.held?.() ?? 0;
+    if (this.#sessions.size + held >= this.options.maxSessions) {
       return rpcFailure(
         503,
-        `Too many MCP sessions: ${this.#sessions.size} open, the limit is ${this.options.maxSessions}; ` +
+        `Too many MCP sessions: ${this.#sessions.size} open${
+          held ? ` and ${held} workspaces of MCP 2026 callers` : ""
+        }, ` +
+          `the limit is ${this.options.maxSessions}; ` +
           "end one with DELETE /mcp or wait for idle ones to expire",
         { "retry-after": "5" },
       );

@@ -1,6 +1,7 @@
 import { PatternCompiler } from "../patterns/mod.ts";
 import type { BridgeBackend } from "./bridge/backend.ts";
 import type { McpServer } from "./sdk_http.ts";
+import type { ModernMcpOptions } from "./mcp_modern.ts";
 import type { WatchBackend } from "./watch/backend.ts";
 import { isLoopbackName, normalizeOrigin } from "./net.ts";
 
@@ -59,6 +60,10 @@ export interface HttpServeOptions {
   watch?: WatchBackend | null;
   /** Serves /mcp when given: a fresh McpServer per MCP session over one shared engine. */
   createMcpServer?: (() => McpServer) | null;
+  /** With createMcpServer: also serves MCP 2026-07-28 (stateless) at /mcp. */
+  modernMcp?: Omit<ModernMcpOptions, "log"> | null;
+  /** What else counts against maxMcpSessions (the 2026 era's workspaces). */
+  mcpHeld?: () => number;
   limits?: Partial<HttpLimits>;
   /** What is at a bridge `cwd` (default: Deno.stat, which needs read access to it). */
   checkDirectory?: (path: string) => Promise<"directory" | "other" | "missing">;

@@ -7,6 +7,8 @@ import { bridgeRoute, healthRoute } from "./bridge/routes.ts";
 import { compileWaitFor } from "./bridge/wait_pattern.ts";
 import { statPath } from "./bridge/request.ts";
 import type { McpSessions } from "./mcp_sessions.ts";
+import type { ModernMcp } from "./mcp_modern.ts";
+import { isLegacyRequest } from "./sdk_http.ts";
 import { readBody } from "./body.ts";
 import type { WatchRoutes } from "./watch/routes.ts";
 import { WatchAccess } from "./watch/access.ts";
@@ -27,7 +29,8 @@ export class Router {
   constructor(
     private readonly options: ResolvedOptions,
     private readonly bridge: BridgeBackend | null,
-    private readonly mcp: McpSessions | null,
+    /** 2025-era sessions, and the 2026 era beside them when served. */
+    private readonly mcp: { sessions: McpSessions; modern: ModernMcp | null } | null,
     /** Aborted when the server stops, so long waits end and shutdown is not held up. */
     private readonly stopping: AbortSignal,
     private readonly secure = false,
@@ -102,7 +105,9 @@ export class Router {
   }
 
   async #mcp(request: Request): Promise<Response> {
-    if (request.method !== "POST") return await this.mcp!.handle(request, undefined);
+    const { sessions, modern } = this.mcp!;
+    // GET and DELETE are 2025 session operations (the 2026 era has neither).
+    if (request.method !== "POST") return await sessions.handle(request, undefined);
     const limits = this.#bodyLimits(this.options.limits.mcpBodyBytes);
     const body = await readBody(request, limits);
     if (!body.ok) {
@@ -112,7 +117,16 @@ export class Router {
       if (body.reason === "timeout") return rpcFailure(408, "Request body timed out.");
       return rpcFailure(400, "Parse error: the request body is not UTF-8 JSON", {}, -32700);
     }
-    return await this.mcp!.handle(request, body.text);
+    if (modern === null) return await sessions.handle(request, body.text);
+    // The SDK's own classifier: no `_meta` envelope (initialize, a session's requests, a body that is not JSON) is 2025.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      return await sessions.handle(request, body.text);
+    }
+    if (await isLegacyRequest(request, parsed)) return await sessions.handle(request, body.text);
+    return await modern.handle(request, body.text, parsed);
   }
 
   #bodyLimits(maxBytes: number) {

@@ -1,6 +1,7 @@
 import { HttpConfigError, type HttpServeOptions, resolveOptions } from "./options.ts";
 import { Router } from "./router.ts";
 import { McpSessions } from "./mcp_sessions.ts";
+import { ModernMcp } from "./mcp_modern.ts";
 import { FrontDoor } from "./front_door.ts";
 import { onBodyEnd } from "./body_end.ts";
 
@@ -11,6 +12,8 @@ export interface HttpServerHandle {
   url: string;
   /** Closes MCP sessions and the bridge backend's waits, then the listener; resolves when all is done. */
   shutdown(): Promise<void>;
+  /** 2025-era MCP sessions open now. */
+  readonly mcpSessions: number;
 }
 
 /**
@@ -24,14 +27,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
     ? { cert: await readPem("certificate", options.tls.certFile), key: await readPem("key", options.tls.keyFile) }
     : null;
   const stopping = new AbortController();
-  const mcp = options.createMcpServer
+  const sessions = options.createMcpServer
     ? new McpSessions({
       createServer: options.createMcpServer,
       maxSessions: resolved.limits.maxMcpSessions,
       idleTimeoutMs: resolved.limits.mcpIdleTimeoutMs,
       log: resolved.log,
+      held: options.mcpHeld,
     })
     : null;
+  const modern = sessions && options.modernMcp ? new ModernMcp({ ...options.modernMcp, log: resolved.log }) : null;
+  const mcp = sessions ? { sessions, modern } : null;
   const router = new Router(resolved, options.bridge ?? null, mcp, stopping.signal, tls !== null);
   const defaultPort = tls ? 443 : 80;
   let listenPort = 0;
@@ -75,10 +81,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServerHa
     hostname: addr.hostname,
     port: addr.port,
     url: `${tls ? "https" : "http"}://${host}:${addr.port}`,
+    get mcpSessions() {
+      return sessions?.size ?? 0;
+    },
     shutdown() {
       stopped ??= (async () => {
         stopping.abort(new Error("server stopping"));
-        await mcp?.closeAll();
+        await Promise.all([sessions?.closeAll(), modern?.close()]);
         await server.shutdown();
         await door!.close();
       })();

@@ -1,36 +1,47 @@
-import type { McpServer, RequestHandlerExtra, ServerNotification, ServerRequest } from "./sdk.ts";
+import type { McpServer, ServerContext } from "./sdk.ts";
 import type { Answer, Ask, Question } from "../engine/policy/mod.ts";
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** A person may take a while to read the question. */
 const ASK_TIMEOUT_MS = 10 * 60_000;
 const CHOICES = ["once", "session", "refuse"] as const;
 const CHOICE_TITLES = ["Run it once", "Allow it for the rest of this MCP session", "Refuse"];
 
+/** The form the person answers, in both eras: the question and the three choices. */
+export function askForm(question: Question) {
+  return {
+    mode: "form" as const,
+    message: questionText(question),
+    requestedSchema: {
+      type: "object" as const,
+      properties: {
+        // `enum` with `enumNames`: understood by clients of every protocol version so far.
+        decision: { type: "string" as const, title: "Run this command?", enum: [...CHOICES], enumNames: CHOICE_TITLES },
+      },
+      required: ["decision"],
+    },
+  };
+}
+
+/** Who answered, as the audit names them: the client, and its MCP session or workspace. */
+export function answeredBy(client: { name?: string; version?: string } | undefined, where: string | null): string {
+  return `${client?.name ?? "client"}${client?.version ? ` ${client.version}` : ""}` + (where ? ` (${where})` : "");
+}
+
 /**
- * The command policy's `ask`, through MCP elicitation to the client that made the call (over HTTP,
- * that MCP session, on the call's own stream). Null when that client declared no form elicitation.
+ * The command policy's `ask` in the 2025 era, through MCP elicitation to the client that made the
+ * call (over HTTP, that MCP session, on the call's own stream). Null when that client declared no
+ * form elicitation.
  */
-export function askThrough(server: McpServer, extra: Extra): Ask | null {
+export function askThrough(server: McpServer, ctx: ServerContext): Ask | null {
   if (!server.server.getClientCapabilities()?.elicitation?.form) return null;
-  const client = server.server.getClientVersion();
-  const by = `${client?.name ?? "client"}${client?.version ? ` ${client.version}` : ""}` +
-    (extra.sessionId ? ` (MCP session ${extra.sessionId})` : "");
+  const by = answeredBy(server.server.getClientVersion(), ctx.sessionId ? `MCP session ${ctx.sessionId}` : null);
   return async (question: Question): Promise<Answer> => {
     try {
-      const result = await server.server.elicitInput({
-        mode: "form",
-        message: questionText(question),
-        requestedSchema: {
-          type: "object",
-          properties: {
-            // `enum` with `enumNames`: understood by clients of every protocol version so far.
-            decision: { type: "string", title: "Run this command?", enum: [...CHOICES], enumNames: CHOICE_TITLES },
-          },
-          required: ["decision"],
-        },
-      }, { relatedRequestId: extra.requestId, signal: extra.signal, timeout: ASK_TIMEOUT_MS });
+      const result = await server.server.elicitInput(askForm(question), {
+        relatedRequestId: ctx.mcpReq.id,
+        signal: ctx.mcpReq.signal,
+        timeout: ASK_TIMEOUT_MS,
+      });
       if (result.action === "decline") return { choice: "refuse", by };
       const decision = result.action === "accept" ? result.content?.decision : undefined;
       return {

@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import { CompleteRequestSchema, type CompleteResult, ErrorCode, type McpServer } from "./sdk.ts";
+import { type CompleteResult, type McpServer, ProtocolErrorCode } from "./sdk.ts";
 import { listTree, type SessionInfo } from "../engine/panes/mod.ts";
 import { answering, ProtocolError } from "./protocol_errors.ts";
 
@@ -20,7 +20,7 @@ export type KindOf = (ref: { type: "prompt"; name: string } | { type: "resource"
  * `session` already chosen in the same form narrows panes and windows to that session.
  */
 export function registerCompletion(server: McpServer, app: App, kindOf: KindOf): void {
-  server.server.setRequestHandler(CompleteRequestSchema, (request) =>
+  server.server.setRequestHandler("completion/complete", (request) =>
     answering(async (): Promise<CompleteResult> => {
       const { ref, argument, context } = request.params;
       const kind = ref.type === "ref/prompt"
@@ -30,7 +30,7 @@ export function registerCompletion(server: McpServer, app: App, kindOf: KindOf):
         const what = ref.type === "ref/prompt"
           ? `prompt ${JSON.stringify(ref.name)}`
           : `resource ${JSON.stringify(ref.uri)}`;
-        throw new ProtocolError(ErrorCode.InvalidParams, `Nothing to complete: no ${what}`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Nothing to complete: no ${what}`);
       }
       if (kind === null) return { completion: { values: [], total: 0, hasMore: false } };
       const values = candidates(await listTree(app.tmux), app, kind, argument.value, context?.arguments?.session);
@@ -41,7 +41,7 @@ export function registerCompletion(server: McpServer, app: App, kindOf: KindOf):
           hasMore: values.length > MAX_COMPLETIONS,
         },
       };
-    }, ErrorCode.InvalidParams));
+    }, ProtocolErrorCode.InvalidParams));
 }
 
 /** Every matching value: names before ids (they read better), ids in numeric order. */

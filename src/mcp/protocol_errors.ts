@@ -1,4 +1,4 @@
-import { ErrorCode } from "./sdk.ts";
+import { ProtocolErrorCode } from "./sdk.ts";
 import { toToolError } from "../engine/errors.ts";
 
 /** JSON-RPC code for a resource that does not exist (MCP 2025-11-25). */
@@ -9,7 +9,7 @@ export const RESOURCE_NOT_FOUND = -32002;
  * prefix the message with "MCP error <code>:", which the client's McpError then repeats).
  */
 export class ProtocolError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
     super(message);
     this.name = "ProtocolError";
   }
@@ -27,8 +27,8 @@ export function protocolError(thrown: unknown, notFound: number = RESOURCE_NOT_F
   const code = error.code === "PANE_NOT_FOUND" || error.code === "HOST_NOT_CONFIGURED"
     ? notFound
     : error.code === "INVALID_ARGUMENT" || error.code === "AMBIGUOUS_TARGET"
-    ? ErrorCode.InvalidParams
-    : ErrorCode.InternalError;
+    ? ProtocolErrorCode.InvalidParams
+    : ProtocolErrorCode.InternalError;
   return new ProtocolError(code, `${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ""}`);
 }
 

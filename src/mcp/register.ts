@@ -1,30 +1,26 @@
-import * as z from "zod";
-import { PANE_VIEW_META, PANE_VIEW_TOOLS } from "./apps/pane_view.ts";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type McpServer,
-  type RequestHandlerExtra,
-  type ServerNotification,
-  type ServerRequest,
-  type Tool,
-} from "./sdk.ts";
+import type * as z from "zod";
+import type { CallToolResult, McpServer, ServerContext } from "./sdk.ts";
 import type { ToolDefinition } from "./define.ts";
 import type { App } from "../app.ts";
-import { tierAllows, ToolContext } from "./context.ts";
+import { ToolContext } from "./context.ts";
 import { ToolError, toToolError } from "../engine/errors.ts";
 import { agentOf } from "../engine/panes/mod.ts";
-import { type Config, type Profile, TIERS } from "../config.ts";
 import { scrubErrorText } from "../safety/scrub.ts";
-import { inputJsonSchema } from "./schema.ts";
 import { ImageResult } from "./results.ts";
 import { appOnHost, hostPaneId, routeHost, tagResult, whileLinked } from "./hosts.ts";
 import { FAN_OUT } from "./fan_out.ts";
 import { askThrough } from "./ask.ts";
+import { AskRound, type AskState, InputNeeded } from "./ask_round.ts";
 import { type CallDeadline, callDeadline, startDeadline } from "./deadlines.ts";
+import { type Entry, ToolTable } from "./tool_table.ts";
+import { connectionUnit, type Unit } from "./unit.ts";
+import { canAskForm } from "./capabilities.ts";
+import { WORKSPACE_ARG, WORKSPACE_META } from "./workspace_handles.ts";
+import type { RequestStateCodec } from "./sdk.ts";
+import { declaresTasks, TASK_TOOLS, type TaskTable } from "./tasks.ts";
 
-const PROFILE_RANK: Record<Profile, number> = { core: 0, agent: 1, all: 2 };
+export { selected } from "./tool_table.ts";
+
 // Defensive bounds on what a single response may carry; a larger result is an error naming the bound.
 export const MAX_RESPONSE_CHARS = 1_000_000;
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -37,19 +33,16 @@ const REFUSALS = new Set([
   "POLICY_ASK_UNAVAILABLE",
 ]);
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
 export interface CallContext {
   /** The connection the calls come from (tags the events a call causes). */
   origin?: string;
   onRefused?(tool: string, error: ToolError): void;
-}
-
-interface Entry {
-  tool: ToolDefinition;
-  schema: z.ZodObject;
-  /** Listed and callable (false: above the safety tier, so hidden and answered with TIER_DENIED). */
-  allowed: boolean;
+  /** What the server serves (default: a 2025-era connection over `app`). */
+  unit?: Unit;
+  /** 2026 era: seals the policy's question between a call's rounds. */
+  states?: RequestStateCodec<AskState>;
+  /** 2026 era, with the Tasks extension: long calls become tasks after `taskAfterMs`. */
+  tasks?: { table: TaskTable; afterMs: number };
 }
 
 /**
@@ -63,67 +56,138 @@ interface Entry {
 export function registerTools(
   server: McpServer,
   app: App,
-  tools: readonly ToolDefinition[],
+  tools: readonly ToolDefinition[] | ToolTable,
   context: CallContext = {},
 ): string[] {
-  const { config } = app;
-  const table = new Map<string, Entry>();
-  for (const tool of tools) {
-    if (!(TIERS as readonly unknown[]).includes(tool.tier)) {
-      console.error(`[tmuxwright] tool ${tool.name} declares no valid safety tier; not exposed`);
-      continue; // a tool without a tier is never exposed
-    }
-    if (!selected(tool, config)) continue;
-    table.set(config.toolPrefix + tool.name, {
-      tool,
-      schema: z.object(tool.input),
-      allowed: tierAllows(config.safety, tool.tier),
-    });
-  }
-  // Built on the first tools/list, not before initialize: JSON Schemas of 58 tools take ~10 ms.
-  let listed: Tool[] | null = null;
-  const list = () =>
-    listed ??= [...table].filter(([, entry]) => entry.allowed).map(([name, { tool, schema }]) => ({
-      name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: inputJsonSchema(schema),
-      annotations: tool.annotations, // the title is the tool's own `title`; repeating it here only costs context
-      ...toolMeta(tool),
-    }));
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
-  const allowed = new Set<string>(); // commands the person allowed for the rest of this MCP session
-  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  const table = tools instanceof ToolTable ? tools : new ToolTable(app.config, tools);
+  const unit = context.unit ?? connectionUnit("legacy", server, app, context.origin ?? "", (ctx) => sessionOf(ctx));
+  server.server.setRequestHandler("tools/list", () => ({ tools: table.list(unit.listsWorkspace) }));
+  server.server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const entry = table.get(name);
+    const entry = table.entries.get(name);
     if (!entry) return errorResult(new ToolError("INVALID_ARGUMENT", `Tool ${name} not found`), args);
-    // The command policy asks the person behind this connection, for this call.
-    const agent = agentOf(server.server.getClientVersion())?.name ?? null;
-    const scope = { tool: entry.tool.name, ask: askThrough(server, extra), allowed, agent };
-    return app.gate.within(scope, () => callTool(app, name, entry, args, extra, context));
+    let caller;
+    try {
+      caller = await unit.caller(ctx, args);
+    } catch (thrown) {
+      return errorResult(toToolError(thrown), args); // a handle that does not verify: nothing runs
+    }
+    try {
+      const result = await callIn(server, caller, unit, name, entry, withoutHandle(args), ctx, context);
+      return caller.workspace === undefined ? result : handBack(result, caller.workspace);
+    } finally {
+      caller.release();
+    }
   });
-  return [...table].filter(([, entry]) => entry.allowed).map(([, { tool }]) => tool.name);
+  return table.listedNames;
+}
+
+/** One call in its caller's scope: the command policy asks the person behind this call. */
+async function callIn(
+  server: McpServer,
+  caller: Awaited<ReturnType<Unit["caller"]>>,
+  unit: Unit,
+  name: string,
+  entry: Entry,
+  args: Record<string, unknown>,
+  ctx: ServerContext,
+  context: CallContext,
+): Promise<CallToolResult> {
+  const agent = agentOf(clientInfo(server, ctx))?.name ?? null;
+  if (unit.era === "legacy") {
+    const scope = { tool: entry.tool.name, ask: askThrough(server, ctx), allowed: caller.allowed, agent };
+    return await caller.app.gate.within(scope, () => callTool(caller.app, name, entry, args, ctx, context));
+  }
+  let round: AskRound;
+  try {
+    round = await AskRound.open(context.states!, ctx, { tool: name, args, who: caller.who, by: caller.by });
+  } catch (thrown) {
+    return errorResult(toToolError(thrown), args);
+  }
+  const scope = { tool: entry.tool.name, ask: canAskForm(ctx) ? round.ask() : null, allowed: caller.allowed, agent };
+  const protocol = String(ctx.mcpReq.envelope?.["io.modelcontextprotocol/protocolVersion" as never] ?? "2026-07-28");
+  const run = (signal: AbortSignal, answered?: () => boolean) =>
+    caller.app.gate.within(
+      scope,
+      () => callTool(caller.app, name, entry, args, ctx, context, { signal, answered, protocol }),
+    );
+  const asTask = context.tasks && TASK_TOOLS.has(entry.tool.name) && declaresTasks(ctx) ? context.tasks : null;
+  try {
+    return asTask
+      ? await unit.taskOwner(ctx).then((who) => runAsTask(asTask, who, run, ctx))
+      : await run(ctx.mcpReq.signal);
+  } catch (thrown) {
+    if (thrown instanceof InputNeeded) return await round.inputRequired(thrown);
+    throw thrown;
+  }
 }
 
 /**
- * A tool's `_meta`: MCP Apps hosts show the pane view next to the pane tools' results; Claude
- * Code's tool search reads the search hint. Other clients ignore `_meta`.
+ * A long call under the Tasks extension: answered as usual when it ends within `afterMs`, else as
+ * a task that runs on to its own deadline. Only `tasks/cancel` stops it once it is a task (the
+ * request that started it has been answered).
  */
-function toolMeta(tool: ToolDefinition): { _meta?: Record<string, unknown> } {
-  const meta = {
-    ...(PANE_VIEW_TOOLS.has(tool.name) ? PANE_VIEW_META : {}),
-    ...(tool.searchHint ? { [SEARCH_HINT]: tool.searchHint } : {}),
-  };
-  return Object.keys(meta).length > 0 ? { _meta: meta } : {};
+async function runAsTask(
+  tasks: { table: TaskTable; afterMs: number },
+  who: string,
+  run: (signal: AbortSignal, answered: () => boolean) => Promise<CallToolResult>,
+  ctx: ServerContext,
+): Promise<CallToolResult> {
+  const abort = new AbortController();
+  const follow = () => abort.abort(ctx.mcpReq.signal.reason);
+  ctx.mcpReq.signal.addEventListener("abort", follow, { once: true });
+  let detached = false;
+  const work = run(abort.signal, () => detached);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const due = new Promise<"task">((resolve) => timer = setTimeout(() => resolve("task"), tasks.afterMs));
+  try {
+    const first = await Promise.race([work, due]);
+    if (first !== "task") return first;
+    detached = true;
+    ctx.mcpReq.signal.removeEventListener("abort", follow);
+    return tasks.table.start(who, work, abort);
+  } finally {
+    clearTimeout(timer);
+    ctx.mcpReq.signal.removeEventListener("abort", follow);
+  }
 }
 
-const SEARCH_HINT = "anthropic/searchHint";
+/** The client of this call: the request's envelope (2026) or the connection's initialize (2025). */
+function clientInfo(server: McpServer, ctx: ServerContext) {
+  return (ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientInfo" as never] as { name?: string } | undefined) ??
+    server.server.getClientVersion();
+}
 
-/** A tool is served when the configured profile includes it or `--tools` names its group. */
-export function selected(tool: ToolDefinition, config: Pick<Config, "tools" | "toolGroups">): boolean {
-  if (config.toolGroups.includes(tool.group)) return true;
-  return config.tools !== null && PROFILE_RANK[tool.profile] <= PROFILE_RANK[config.tools];
+function sessionOf(ctx: ServerContext): string | null {
+  return ctx.sessionId ? `MCP session ${ctx.sessionId}` : null;
+}
+
+/** The arguments a tool sees: the workspace handle is the transport's, not the tool's. */
+function withoutHandle(args: Record<string, unknown>): Record<string, unknown> {
+  if (!(WORKSPACE_ARG in args)) return args;
+  const { [WORKSPACE_ARG]: _handle, ...rest } = args;
+  return rest;
+}
+
+/** Every 2026-era HTTP result hands the workspace handle back: in its fields (the model reads them) and `_meta`. */
+function handBack(result: CallToolResult, workspace: string): CallToolResult {
+  const meta = { ...result._meta, [WORKSPACE_META]: workspace };
+  const kind = (result as { resultType?: string }).resultType;
+  if (kind !== undefined && kind !== "complete") return { ...result, _meta: meta };
+  if (result.isError || !result.structuredContent) {
+    const content = [...result.content, { type: "text" as const, text: `workspace: ${workspace}` }];
+    return { ...result, content, _meta: meta };
+  }
+  const fields = { ...result.structuredContent, [WORKSPACE_ARG]: workspace };
+  const [first, ...rest] = result.content;
+  const text = first?.type === "text" ? [{ type: "text" as const, text: JSON.stringify(fields) }] : [];
+  return {
+    ...result,
+    structuredContent: fields,
+    content: [...text, ...(first?.type === "text" ? rest : result.content)],
+    _meta: meta,
+  };
 }
 
 async function callTool(
@@ -131,18 +195,25 @@ async function callTool(
   name: string,
   { tool, schema, allowed }: Entry,
   args: Record<string, unknown>,
-  extra: Extra,
+  request: ServerContext,
   context: CallContext,
+  /** The call's own signal (a task's outlives its request), whether its request has been answered, its era's revision. */
+  { signal = request.mcpReq.signal, answered = () => false, protocol }: {
+    signal?: AbortSignal;
+    answered?: () => boolean;
+    protocol?: string;
+  } = {},
 ): Promise<CallToolResult> {
   const started = performance.now();
-  const token = extra._meta?.progressToken;
-  const contextOn = (host: string, signal = extra.signal) =>
+  const token = request.mcpReq._meta?.progressToken;
+  const contextOn = (host: string, on = signal) =>
     new ToolContext(
       appOnHost(app, host),
-      signal,
+      on,
       async (progress, total, message) => {
-        if (token === undefined) return;
-        await extra.sendNotification({
+        // A call that became a task has been answered: its progress has no request to go with.
+        if (token === undefined || answered()) return;
+        await request.mcpReq.notify({
           method: "notifications/progress",
           params: { progressToken: token, progress, total, message },
         });
@@ -170,7 +241,7 @@ async function callTool(
     if (!parsed.success) throw invalidArguments(name, parsed.error);
     const data = parsed.data as Record<string, unknown>;
     const deadline = callDeadline(tool.name, data);
-    const timer = startDeadline(deadline, extra.signal);
+    const timer = startDeadline(deadline, signal);
     try {
       const work = (async () => {
         if (route.unrouted && app.hosts.hasRemote && FAN_OUT.has(tool.name)) {
@@ -196,6 +267,7 @@ async function callTool(
       timer.stop();
     }
   } catch (thrown) {
+    if (thrown instanceof InputNeeded) throw thrown; // the question goes to the person; the call comes back
     const error = toToolError(thrown);
     if (error.code === "INTERNAL") console.error(`[tmuxwright] ${name} failed:`, thrown);
     result = errorResult(error, args);
@@ -218,6 +290,7 @@ async function callTool(
     error: code,
     durationMs: performance.now() - started,
     outputBytes: outcome === "denied" ? 0 : sent,
+    protocol,
   });
   return result;
 }

@@ -1,15 +1,16 @@
-import { AjvJsonSchemaValidator, type JsonSchemaType, type JsonSchemaValidator } from "./sdk.ts";
+import { CfWorkerJsonSchemaValidator, type JsonSchemaType, type JsonSchemaValidator } from "./sdk.ts";
 
 /**
- * The SDK's JSON Schema validator (ajv), built on first use. It checks only a person's answer to
- * an elicitation (the policy's `ask`), while building it cost every McpServer — each start and
- * each HTTP session — a few ms before it could answer initialize.
+ * The JSON Schema validator of a person's answer to the policy's question (a 2025-era
+ * elicitation), built on first use: it checks nothing else, and every McpServer (each 2026-era
+ * HTTP request makes one) would otherwise build the SDK's default (ajv) before it could answer.
+ * `@cfworker/json-schema` (the SDK's own light validator) is enough for a flat form.
  */
 export class LazyJsonSchemaValidator {
-  #ajv: AjvJsonSchemaValidator | undefined;
+  #validator: CfWorkerJsonSchemaValidator | undefined;
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    this.#ajv ??= new AjvJsonSchemaValidator();
-    return this.#ajv.getValidator<T>(schema);
+    this.#validator ??= new CfWorkerJsonSchemaValidator();
+    return this.#validator.getValidator<T>(schema);
   }
 }

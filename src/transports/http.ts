@@ -1,10 +1,13 @@
 import type { Config } from "../config.ts";
 import { type App, createApp } from "../app.ts";
 import { createSessionServer } from "../mcp/server.ts";
+import { McpServices, taskAfter } from "../mcp/services.ts";
+import { modernHttpServing } from "../mcp/http_serving.ts";
 import { watchBackend } from "./watch_backend.ts";
 import { tmuxOneShot } from "../tmux/oneshot.ts";
 import {
   type BridgeBackend,
+  DEFAULT_LIMITS,
   type HttpLimits,
   type HttpServerHandle,
   resolveOptions,
@@ -54,6 +57,8 @@ export interface HttpModeOptions {
   mcp: boolean;
   bridge: BridgeBackend;
   limits?: Partial<HttpLimits>;
+  /** TMUXWRIGHT_TASK_AFTER_MS: when a long call of a Tasks-aware 2026 client becomes a task. */
+  taskAfterMs?: number;
 }
 
 /**
@@ -64,7 +69,20 @@ export async function serveAppOverHttp(app: App | null, options: HttpModeOptions
   resolveOptions({ ...options }); // operator mistakes (a remote bind without --allow-remote) first
   const problem = listenProblem(options.hostname, options.port, options.tls);
   if (problem) throw new HttpStartError(problem);
-  const server = await serveHttp({
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  let server: HttpServerHandle | null = null;
+  // One set per process: the tool table, the key that seals handles and questions, the 2026 callers' workspaces.
+  const services: McpServices | null = options.mcp && app
+    ? new McpServices(app, {
+      taskAfterMs: options.taskAfterMs,
+      workspaces: {
+        idleTimeoutMs: limits.mcpIdleTimeoutMs,
+        room: (): boolean => (services?.handles?.size ?? 0) + (server?.mcpSessions ?? 0) < limits.maxMcpSessions,
+        log: (line) => console.error(line),
+      },
+    })
+    : null;
+  server = await serveHttp({
     hostname: options.hostname,
     port: options.port,
     tls: options.tls,
@@ -72,18 +90,22 @@ export async function serveAppOverHttp(app: App | null, options: HttpModeOptions
     allowedOrigins: options.allowedOrigins,
     allowRemote: options.allowRemote,
     bridge: options.bridge,
-    createMcpServer: options.mcp && app ? () => createSessionServer(app) : null,
+    createMcpServer: services && app ? () => createSessionServer(app, services) : null,
+    modernMcp: services && app ? modernHttpServing(app, services) : null,
+    mcpHeld: () => services?.handles?.size ?? 0,
     watch: options.mcp && app ? watchBackend(app) : null,
     checkDirectory: directoryKind,
     limits: options.limits,
   });
+  const listening = server;
   onStop(async () => {
-    await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, SHUTDOWN_BUDGET_MS / 2))]);
+    services?.close();
+    await Promise.race([listening.shutdown(), new Promise((r) => setTimeout(r, SHUTDOWN_BUDGET_MS / 2))]);
     await options.bridge.close();
     await app?.close();
   });
   app?.workspace.reapStale().catch(() => {});
-  return server;
+  return listening;
 }
 
 /** `tmuxwright serve --http [HOST:]PORT`: MCP at /mcp plus the bridge, one listener, stdio unused. */
@@ -107,6 +129,7 @@ export async function serveHttpMode(config: Readonly<Config>): Promise<void> {
     allowRemote: config.allowRemote,
     mcp: true,
     limits: mcpIdleLimit(env("TMUXWRIGHT_MCP_IDLE_MS")),
+    taskAfterMs: taskAfter(env("TMUXWRIGHT_TASK_AFTER_MS")),
     bridge: bridgeBackend(app, mode, {
       tmuxVersion: await tmuxVersion() ?? "unknown",
       socketPath: socketPathOf(config),

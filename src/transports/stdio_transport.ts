@@ -1,4 +1,4 @@
-import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from "../mcp/sdk.ts";
+import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "../mcp/sdk.ts";
 import { findRequestId, LineFramer } from "./line_framer.ts";
 
 /**
@@ -29,6 +29,8 @@ export class StdioTransport implements Transport {
     private readonly input: ReadableStream<Uint8Array> = Deno.stdin.readable,
     private readonly output: Writer = Deno.stdout,
     private readonly maxBytes = MAX_MESSAGE_BYTES,
+    /** Sees each message before the SDK does (the 2026 era's listen streams open and end here). */
+    private readonly observe: (message: JSONRPCMessage) => void = () => {},
   ) {}
 
   start(): Promise<void> {
@@ -67,13 +69,16 @@ export class StdioTransport implements Transport {
     } catch {
       return this.#reply(null, -32700, "Parse error: the line is not JSON");
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
       const id = (value as { id?: unknown })?.id;
       const known = typeof id === "string" || typeof id === "number" ? id : null;
       return this.#reply(known, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
     }
-    this.onmessage?.(parsed.data);
+    this.observe(message);
+    this.onmessage?.(message);
   }
 
   #reply(id: string | number | null, code: number, message: string): void {

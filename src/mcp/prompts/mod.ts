@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { App } from "../../app.ts";
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, type McpServer } from "../sdk.ts";
+import { type McpServer, ProtocolErrorCode } from "../sdk.ts";
 import type { CompletionKind } from "../completion.ts";
 import { answering, ProtocolError } from "../protocol_errors.ts";
 import type { PromptDefinition, ToolNames } from "./define.ts";
@@ -41,13 +41,13 @@ export function registerPrompts(server: McpServer, app: App, tools: ToolNames): 
     description: prompt.description,
     arguments: prompt.args.map((a) => ({ name: a.name, description: a.description, required: a.required })),
   }));
-  server.server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listed }));
-  server.server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.server.setRequestHandler("prompts/list", () => ({ prompts: listed }));
+  server.server.setRequestHandler("prompts/get", (request) =>
     answering(async () => {
       const prompt = offered.find((p) => p.name === request.params.name);
       if (!prompt) {
         throw new ProtocolError(
-          ErrorCode.InvalidParams,
+          ProtocolErrorCode.InvalidParams,
           `Prompt ${JSON.stringify(request.params.name)} not found: offered are ${
             offered.map((p) => p.name).join(", ")
           }`,
@@ -59,7 +59,7 @@ export function registerPrompts(server: McpServer, app: App, tools: ToolNames): 
         description: prompt.description,
         messages: [{ role: "user" as const, content: { type: "text" as const, text } }],
       };
-    }, ErrorCode.InvalidParams));
+    }, ProtocolErrorCode.InvalidParams));
 }
 
 function validate(prompt: PromptDefinition, given: Record<string, string>): Record<string, string | undefined> {
@@ -74,7 +74,7 @@ function validate(prompt: PromptDefinition, given: Record<string, string>): Reco
   ];
   if (problems.length > 0) {
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      ProtocolErrorCode.InvalidParams,
       `Invalid arguments for prompt ${prompt.name}: ${problems.join("; ")}`,
     );
   }

@@ -2,22 +2,15 @@ import type { App } from "../../app.ts";
 import { PANE_VIEW_MIME, PANE_VIEW_URI, paneViewHtml } from "../apps/pane_view.ts";
 import type { ReadResourceResult } from "../sdk.ts";
 import type { Connection } from "../connection.ts";
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  type McpServer,
-  ReadResourceRequestSchema,
-  type ResourceTemplateEntry,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "../sdk.ts";
-import { answering } from "../protocol_errors.ts";
+import type { McpServer, ResourceTemplateEntry, ServerContext } from "../sdk.ts";
+import { answering, ProtocolError, RESOURCE_NOT_FOUND } from "../protocol_errors.ts";
 import { CONTENT_LINES, listResources, LOG_LINES, readResource } from "./read.ts";
 import { Subscriptions } from "./subscriptions.ts";
 import { CONTENT_TEMPLATE, LOG_TEMPLATE, PANE_TEMPLATE } from "./uris.ts";
 
 export { TEMPLATE_URIS } from "./uris.ts";
-export { MAX_SUBSCRIPTIONS, UPDATE_INTERVAL_MS } from "./subscriptions.ts";
+export { MAX_SUBSCRIPTIONS, Subscriptions, UPDATE_INTERVAL_MS } from "./subscriptions.ts";
+export { listenedUris, ListenFeeds } from "./listen.ts";
 
 const TEMPLATES: ResourceTemplateEntry[] = [
   {
@@ -52,46 +45,71 @@ const PANE_VIEW_RESOURCE = {
   mimeType: PANE_VIEW_MIME,
 };
 
-/**
- * Resources for one connection: list, templates, read, subscribe/unsubscribe, and
- * `notifications/resources/list_changed` when the pane set changes. Declared capabilities:
- * `resources: {subscribe: true, listChanged: true}` (see server.ts).
- */
-export function registerResources(server: McpServer, app: App, connection: Connection): void {
-  const send = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => {});
-  const subscriptions = new Subscriptions(app, send);
-  connection.onClose(() => subscriptions.close());
+/** How a server's resources are served: its era, and whether it serves one connection or one request. */
+export interface ResourceServing {
+  era: "legacy" | "modern";
+  /** A 2026-era HTTP request: list and read only (its transport follows the pane set and the listens). */
+  perRequest: boolean;
+  /** A 2026-era HTTP request: the app as its caller's workspace handle (in `_meta`) names it, for pane names. */
+  appOf?: (ctx: ServerContext) => Promise<App>;
+}
 
+/**
+ * Resources for one server: list, templates, read; for a connection also the pane set's
+ * `notifications/resources/list_changed` and pane updates, asked for with `resources/subscribe`
+ * (2025) or, in the 2026 era, by the connection's `subscriptions/listen` streams (the returned
+ * Subscriptions; the SDK routes the notifications to the streams that asked). Declared
+ * capabilities: `resources: {subscribe: true, listChanged: true}` (see server.ts).
+ */
+export function registerResources(
+  server: McpServer,
+  shared: App,
+  connection: Connection,
+  serving: ResourceServing = { era: "legacy", perRequest: false },
+): Subscriptions | null {
   server.server.setRequestHandler(
-    ListResourcesRequestSchema,
-    () => answering(async () => ({ resources: [...await listResources(app), PANE_VIEW_RESOURCE] })),
+    "resources/list",
+    () => answering(async () => ({ resources: [...await listResources(shared), PANE_VIEW_RESOURCE] })),
   );
-  server.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: TEMPLATES }));
-  server.server.setRequestHandler(
-    ReadResourceRequestSchema,
-    (request) =>
-      answering(() =>
+  server.server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: TEMPLATES }));
+  server.server.setRequestHandler("resources/read", async (request, ctx) => {
+    const app = await serving.appOf?.(ctx) ?? shared;
+    try {
+      return await answering(() =>
         request.params.uri === PANE_VIEW_URI
           ? paneViewHtml().then((text): ReadResourceResult => ({
             contents: [{ uri: PANE_VIEW_URI, mimeType: PANE_VIEW_MIME, text }],
           }))
           : readResource(app, request.params.uri)
-      ),
-  );
-  server.server.setRequestHandler(SubscribeRequestSchema, (request) =>
-    answering(async () => {
-      await subscriptions.subscribe(request.params.uri);
-      return {};
-    }));
-  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-    subscriptions.unsubscribe(request.params.uri);
-    return {};
+      );
+    } catch (error) {
+      // A missing resource: the SDK sends -32002 as -32602 in both eras (2026-07-28's code), so the URI
+      // as `data` (SEP-2164) is what tells a client "not here"; a URI this server does not serve is not here either.
+      const missing = error instanceof ProtocolError && (error.code === RESOURCE_NOT_FOUND || error.code === -32602);
+      throw missing ? new ProtocolError(error.code, error.message, { uri: request.params.uri }) : error;
+    }
   });
+  if (serving.perRequest) return null;
 
-  const unsubscribe = app.events.subscribe((event) => {
+  const send = (uri: string) => void server.server.sendResourceUpdated({ uri }).catch(() => {});
+  const subscriptions = new Subscriptions(shared, send);
+  connection.onClose(() => subscriptions.close());
+  if (serving.era === "legacy") {
+    server.server.setRequestHandler("resources/subscribe", (request) =>
+      answering(async () => {
+        await subscriptions.subscribe(request.params.uri);
+        return {};
+      }));
+    server.server.setRequestHandler("resources/unsubscribe", (request) => {
+      subscriptions.unsubscribe(request.params.uri);
+      return {};
+    });
+  }
+  const unsubscribe = shared.events.subscribe((event) => {
     if (event.kind !== "panes-changed" || connection.closed) return;
     server.server.sendResourceListChanged().catch(() => {});
     subscriptions.panesChanged();
   });
   connection.onClose(unsubscribe);
+  return subscriptions;
 }

@@ -32,14 +32,18 @@ export class Subscriptions {
   readonly #feeds = new Map<string, PaneFeed>();
   #closed = false;
 
-  constructor(private readonly app: App, private readonly send: (uri: string) => void) {}
+  constructor(
+    private readonly app: App,
+    private readonly send: (uri: string) => void,
+    private readonly max = MAX_SUBSCRIPTIONS,
+  ) {}
 
   async subscribe(uri: string): Promise<void> {
     if (this.#uris.has(uri)) return;
-    if (this.#uris.size >= MAX_SUBSCRIPTIONS) {
+    if (this.#uris.size >= this.max) {
       throw new ToolError(
         "INVALID_ARGUMENT",
-        `Cannot subscribe to ${JSON.stringify(uri)}: this connection already holds ${MAX_SUBSCRIPTIONS} subscriptions`,
+        `Cannot subscribe to ${JSON.stringify(uri)}: this connection already holds ${this.max} subscriptions`,
         "Unsubscribe from resources you no longer read first.",
       );
     }
