@@ -73,7 +73,7 @@ Deno.test("server.json describes the npm package deno task pack builds", async (
   );
   // The runtime CI installs is the one the package pins.
   assert.match(
-    await Deno.readTextFile(`${ROOT}.ci/run`),
+    await Deno.readTextFile(`${ROOT}.ci/install`),
     new RegExp(`^DENO_VERSION=${DENO_VERSION.replaceAll(".", "\\.")}$`, "m"),
   );
 
