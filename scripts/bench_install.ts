@@ -3,7 +3,7 @@
  * answer (initialize, its reply, notifications/initialized, tools/list), every entry interleaved,
  * the first round discarded (warm caches), medians.
  *
- *   deno run -A scripts/bench_install.ts [RUNS] [--peer DIR] [--only installed,peer,task]
+ *   deno run -A scripts/bench_install.ts [RUNS] [--peer DIR] [--only installed,peer,task] [--burners N]
  *
  * - installed `tmuxwright`: the package of `deno task pack` installed with `npm install -g --prefix`
  *   into a temp prefix (the sh bin execs the runtime of the `deno` npm dependency);
@@ -15,11 +15,14 @@
  * - the server by hand: `deno run --no-config FLAGS server/main.js`, and the same without V8's
  *   code cache (`--no-code-cache`), and the single-file bundle of `deno task bundle`.
  *
+ * `--burners N` runs N CPU burners (`sh -c 'while :; do :; done'`) beside the runs: a loaded machine.
+ *
  * Node and the runtime read the caller's environment: NODE_EXTRA_CA_CERTS, when set (it is on the
  * machines this project is built on), makes every Node start read that CA bundle first.
  */
 import { launchFlags } from "../src/launcher/mod.ts";
 import { cleanEnv } from "../tests/helpers/harness.ts";
+import { cpuBurners } from "../tests/helpers/churn.ts";
 import { median } from "./timing.ts";
 import { pack } from "./pack.ts";
 
@@ -156,18 +159,24 @@ try {
   const chosen = only ? entries.filter((e) => only.some((o) => e.label.includes(o))) : entries;
 
   const samples = new Map(chosen.map((e) => [e.label, [] as number[]]));
-  for (let i = 0; i <= runs; i++) {
-    for (const entry of chosen) {
-      const ms = await coldStart(entry);
-      if (i > 0) samples.get(entry.label)!.push(ms); // the first round warms the caches
+  const loadBefore = Deno.loadavg().map((l) => l.toFixed(1)).join(" ");
+  const burners = cpuBurners(Number(option("--burners") ?? 0));
+  try {
+    for (let i = 0; i <= runs; i++) {
+      for (const entry of chosen) {
+        const ms = await coldStart(entry);
+        if (i > 0) samples.get(entry.label)!.push(ms); // the first round warms the caches
+      }
     }
+  } finally {
+    await burners.stop();
   }
   const ms = (label: string) => median(samples.get(label) ?? [NaN]);
   const installed = ms(entries[0].label);
   console.log(
-    `spawn to the tools/list answer, ${runs} interleaved runs each, medians; load ${
+    `spawn to the tools/list answer, ${runs} interleaved runs each, medians; load ${loadBefore} before, ${
       Deno.loadavg().map((l) => l.toFixed(1)).join(" ")
-    }; NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? "set" : "unset"}`,
+    } after; ${option("--burners") ?? 0} CPU burners; NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? "set" : "unset"}`,
   );
   for (const entry of chosen) {
     console.log(
@@ -177,6 +186,7 @@ try {
     );
   }
   if (peer) console.log(`installed / nickgnd/tmux-mcp: ${(installed / ms(entries[1].label)).toFixed(2)}`);
+  console.log(`installed / server by hand: ${(installed / ms("server by hand (chunks)")).toFixed(2)}`);
   console.log(`deno task start / installed: ${(ms("deno task start") / installed).toFixed(2)}`);
 } finally {
   await Deno.remove(work, { recursive: true });
