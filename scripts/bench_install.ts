@@ -4,6 +4,7 @@
  * the first round discarded (warm caches), medians.
  *
  *   deno run -A scripts/bench_install.ts [RUNS] [--peer DIR] [--only installed,peer,task] [--against DIR]
+ *     [--burners N]
  *
  * - installed `tmuxwright`: the package of `deno task pack` installed with `npm install -g --prefix`
  *   into a temp prefix (the sh bin execs the runtime of the `deno` npm dependency);
@@ -17,11 +18,14 @@
  * - with `--against DIR`: another checkout's package (the code before a change, e.g. `git archive REV`),
  *   packed there with its own `deno task pack` and installed into a prefix of its own.
  *
+ * `--burners N` runs N CPU burners (`sh -c 'while :; do :; done'`) beside the runs: a loaded machine.
+ *
  * Node and the runtime read the caller's environment: NODE_EXTRA_CA_CERTS, when set (it is on the
  * machines this project is built on), makes every Node start read that CA bundle first.
  */
 import { launchFlags } from "../src/launcher/mod.ts";
 import { cleanEnv } from "../tests/helpers/harness.ts";
+import { cpuBurners } from "../tests/helpers/churn.ts";
 import { median } from "./timing.ts";
 import { pack } from "./pack.ts";
 
@@ -194,21 +198,27 @@ try {
 
   const samples = new Map(chosen.map((e) => [e.label, [] as number[]]));
   const cpus = new Map(chosen.map((e) => [e.label, [] as number[]]));
-  for (let i = 0; i <= runs; i++) {
-    for (const entry of chosen) {
-      const { ms, cpu } = await coldStart(entry);
-      if (i === 0) continue; // the first round warms the caches
-      samples.get(entry.label)!.push(ms);
-      cpus.get(entry.label)!.push(cpu);
+  const loadBefore = Deno.loadavg().map((l) => l.toFixed(1)).join(" ");
+  const burners = cpuBurners(Number(option("--burners") ?? 0));
+  try {
+    for (let i = 0; i <= runs; i++) {
+      for (const entry of chosen) {
+        const { ms, cpu } = await coldStart(entry);
+        if (i === 0) continue; // the first round warms the caches
+        samples.get(entry.label)!.push(ms);
+        cpus.get(entry.label)!.push(cpu);
+      }
     }
+  } finally {
+    await burners.stop();
   }
   const ms = (label: string) => median(samples.get(label) ?? [NaN]);
   const cpu = (label: string) => median(cpus.get(label) ?? [NaN]);
   const installed = ms(entries[0].label);
   console.log(
-    `spawn to the tools/list answer, ${runs} interleaved runs each, medians; load ${
+    `spawn to the tools/list answer, ${runs} interleaved runs each, medians; load ${loadBefore} before, ${
       Deno.loadavg().map((l) => l.toFixed(1)).join(" ")
-    }; NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? "set" : "unset"}`,
+    } after; ${option("--burners") ?? 0} CPU burners; NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? "set" : "unset"}`,
   );
   for (const entry of chosen) {
     console.log(
@@ -217,7 +227,8 @@ try {
       }x  CPU ${cpu(entry.label).toFixed(0)} ms`,
     );
   }
-  if (peer) console.log(`installed / nickgnd/tmux-mcp: ${(installed / ms(entries[1].label)).toFixed(2)}`);
+  if (peer) console.log(`installed / nickgnd/tmux-mcp: ${(installed / ms("nickgnd/tmux-mcp (installed)")).toFixed(2)}`);
+  console.log(`installed / server by hand: ${(installed / ms("server by hand (chunks)")).toFixed(2)}`);
   console.log(`deno task start / installed: ${(ms("deno task start") / installed).toFixed(2)}`);
   if (before) {
     console.log(`installed / --against installed: ${(installed / ms("--against: installed (sh bin)")).toFixed(2)}`);

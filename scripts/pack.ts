@@ -1,13 +1,13 @@
 /**
  * `deno task pack`: the npm package, dist/tmuxwright-<version>.tgz. It holds the server bundled in
  * chunks (server/, src/launcher/bundle.ts), the command (bin/tmuxwright: src/launcher/tmuxwright.sh,
- * which runs launch.js, src/launcher/launch.ts bundled, and execs the server), the Node bin it
+ * which computes the permission flags and execs the server), the Node bin it
  * falls back to (bin/tmuxwright.cjs, from src/launcher/node_bin.ts), README.md and LICENSE; it
  * depends on exactly the Deno the project is tested with (the `deno` npm package). Name,
  * description and mcpName come from server.json. Prints the tarball's path; fails when it is
  * larger than the 6 MB the package may weigh.
  */
-import { buildLaunchDir } from "../src/launcher/mod.ts";
+import { buildServerDir } from "../src/launcher/mod.ts";
 import { DENO_VERSION, VERSION } from "../src/version.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -25,7 +25,7 @@ export function manifest(server: { name: string; description: string; repository
     ...(server.repository ? { repository: { type: "git", url: `git+${server.repository.url}.git` } } : {}),
     keywords: ["mcp", "mcp-server", "tmux", "terminal", "agents"],
     bin: { tmuxwright: "bin/tmuxwright" },
-    files: ["bin/", "launch.js", "server/"],
+    files: ["bin/", "server/"],
     engines: { node: ">=20" },
     os: ["linux", "darwin"],
     dependencies: { deno: DENO_VERSION },
@@ -41,7 +41,7 @@ async function run(command: string, args: string[], cwd = ROOT): Promise<string>
 export async function pack(): Promise<string> {
   const server = JSON.parse(await Deno.readTextFile(`${ROOT}server.json`));
   await Deno.remove(STAGE, { recursive: true }).catch(() => {});
-  await buildLaunchDir("deno", ROOT.replace(/\/$/, ""), STAGE);
+  await buildServerDir("deno", ROOT.replace(/\/$/, ""), STAGE);
   await Deno.mkdir(`${STAGE}/bin`, { recursive: true });
   const cjs = `${STAGE}/bin/tmuxwright.cjs`;
   await run("deno", [

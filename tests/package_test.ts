@@ -73,7 +73,7 @@ Deno.test("server.json describes the npm package deno task pack builds", async (
   );
   // The runtime CI installs is the one the package pins.
   assert.match(
-    await Deno.readTextFile(`${ROOT}.ci/run`),
+    await Deno.readTextFile(`${ROOT}.ci/install`),
     new RegExp(`^DENO_VERSION=${DENO_VERSION.replaceAll(".", "\\.")}$`, "m"),
   );
 
@@ -81,13 +81,12 @@ Deno.test("server.json describes the npm package deno task pack builds", async (
   assert.ok(tarball.endsWith(`dist/tmuxwright-${VERSION}.tgz`), tarball);
   assert.ok((await Deno.stat(tarball)).size <= 6_000_000);
   const files = (await run("tar", ["tzf", tarball], cleanEnv())).stdout.trim().split("\n").sort();
-  // The command, its Node fallback, the launcher, and the server in chunks (server/*.js).
+  // The command (which computes the flags), its Node fallback, and the server in chunks (server/*.js).
   assert.deepEqual(files.filter((file) => !/^package\/server\/[a-z_-]+-[A-Z0-9]{8}\.js$/i.test(file)), [
     "package/LICENSE",
     "package/README.md",
     "package/bin/tmuxwright",
     "package/bin/tmuxwright.cjs",
-    "package/launch.js",
     "package/package.json",
     "package/server/main.js",
   ]);

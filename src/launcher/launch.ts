@@ -1,32 +1,22 @@
-import { launchFlags } from "./permissions.ts";
-import { SERVER_ENTRY } from "./bundle.ts";
+import { freshStartBundle } from "./start_bundle.ts";
 
 /**
- * The first half of the tmuxwright command (tmuxwright.sh runs it on the runtime it found): prints
- * the `deno` arguments that start the server for ARGS, one per line: `run`, the least-privilege
- * flags of permissions.ts for ARGS and this environment, and the server's entry. The shell then
- * execs `deno` with them and ARGS, so the server replaces the launcher (no process stays behind
- * it). In the npm package (launch.js) the entry is the bundle beside it; in a checkout it is the
- * fresh bundle of `deno task start` (start_bundle.ts), or main.ts where none can be built.
+ * What tmuxwright.sh runs in a checkout when a source is newer than the start bundle: checks the
+ * bundle exactly against the sources (start_bundle.ts), rebuilds it with the runtime given as the
+ * one argument, and prints the server's entry in it; prints nothing where none can be built (a
+ * read-only checkout, a build error), and the shell then runs main.ts from source. The flags are
+ * the shell's own (the rules of permissions.ts): this runs only when the sources changed.
  */
-export async function serverArgv(args: readonly string[], env: (name: string) => string | undefined) {
-  const flags = launchFlags(args, env);
-  const here = new URL(".", import.meta.url).pathname;
-  if (import.meta.url.endsWith(".js")) return ["run", "--no-config", ...flags, `${here}server/${SERVER_ENTRY}`];
+export async function startEntry(deno: string): Promise<string | null> {
   const root = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
-  const deno = env("TMUXWRIGHT_LAUNCH_DENO");
-  const { freshStartBundle } = await import("./start_bundle.ts");
-  const bundle = deno ? await freshStartBundle(root, deno) : null;
-  if (bundle) return ["run", "--no-config", ...flags, bundle];
-  return ["run", "--config", `${root}/deno.json`, ...flags, `${root}/main.ts`];
+  return await freshStartBundle(root, deno);
 }
 
 if (import.meta.main) {
-  const argv = await serverArgv(Deno.args, (name) => Deno.env.get(name));
-  const bad = argv.find((word) => word.includes("\n"));
-  if (bad !== undefined) {
-    console.error(`tmuxwright: Cannot start with a path that contains a line break: ${JSON.stringify(bad)}`);
+  const [deno] = Deno.args;
+  if (deno === undefined) {
+    console.error("tmuxwright: launch.ts needs the deno runtime's path");
     Deno.exit(2);
   }
-  await Deno.stdout.write(new TextEncoder().encode(argv.join("\n")));
+  await Deno.stdout.write(new TextEncoder().encode((await startEntry(deno)) ?? ""));
 }

@@ -1,14 +1,14 @@
-import { buildLaunchDir, SERVER_ENTRY } from "./bundle.ts";
+import { buildServerDir, SERVER_ENTRY } from "./bundle.ts";
 
 /**
  * What `deno task start` runs: the checkout built as the npm package is (bundle.ts) into
- * dist/start/ (launch.js, server/), rebuilt when a source changed. A bundle starts in about half
+ * dist/start/server/, rebuilt when a source changed. A bundle starts in about half
  * the time of main.ts run from source, which resolves the MCP SDK's ~100 npm modules every time.
  *
  * dist/start/SOURCES holds the fingerprint of the sources it was built from (every path, size and
  * modification time under src/, plus main.ts, deno.json and deno.lock), and its modification time
- * is when the build began. tmuxwright.sh runs dist/start/launch.js while no source is newer than
- * SOURCES (one `find`); otherwise launch.ts compares fingerprints here and rebuilds when they
+ * is when the build began. tmuxwright.sh runs dist/start/server/main.js while no source is newer
+ * than SOURCES (one `find`); otherwise launch.ts compares fingerprints here and rebuilds when they
  * differ. Builds are serialized by a lock directory and swapped in whole; a server already running
  * keeps the modules it loaded.
  */
@@ -38,7 +38,7 @@ export async function freshStartBundle(root: string, deno: string): Promise<stri
     if (readText(`${dir}/${SOURCES_FILE}`) === fingerprint) return entry;
     const building = `${dir}.${Deno.pid}`;
     try {
-      await buildLaunchDir(deno, root, building);
+      await buildServerDir(deno, root, building);
     } catch {
       Deno.writeTextFileSync(failed, fingerprint);
       return null; // main.ts run from source says what is wrong
