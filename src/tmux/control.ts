@@ -194,12 +194,17 @@ export class ControlClient {
   static async #proven(client: ControlClient, timeoutMs: number | undefined): Promise<ControlClient> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      // The proof names the tmux server (pid and start): a link tells a restarted one from the same.
+      // The proof names the tmux server: a link tells a restarted one from the same. Its pid and start
+      // second are not enough (a container's tmux gets the same pid each start, and two starts can
+      // fall in one second): the first client marks the server with a random name, kept (-o) after.
       // The dialect's probes go in the same write: what this server does differently costs no round trip.
-      const [identity, version, paste] = client.runMany([
+      const mark = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
+      const [marked, identity, version, paste] = client.runMany([
+        ["set-option", "-s", "-o", SERVER_MARK, mark],
         ["display-message", "-p", SERVER_IDENTITY],
         ...DIALECT_PROBES,
       ]);
+      marked.catch(() => {}); // already marked: refused, as meant
       const refusal = paste.then(() => "", (error: Error) => error.message);
       const proof = Promise.all([identity, version, refusal, client.#attached.promise])
         .then(([[identity], [version], refusal]) => {
@@ -378,7 +383,8 @@ export class ControlClient {
   }
 }
 
-const SERVER_IDENTITY = "#{pid} #{start_time}";
+const SERVER_MARK = "@tmuxwright_server";
+const SERVER_IDENTITY = `#{pid} #{start_time} #{${SERVER_MARK}}`;
 
 /** How long a local control client may take to attach and answer. */
 export const ATTACH_LIMIT_MS = 10_000;

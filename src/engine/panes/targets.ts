@@ -48,10 +48,11 @@ export async function resolvePane(
     );
   }
   const known = hints?.has(ref) ?? false;
-  const restart = restartBefore(tmux, hints?.namedAt(ref));
   const hinted = await hints?.check(tmux, ref, instance, recent);
   if (hinted) return hinted;
   const panes = await listPanes(tmux);
+  // Asked once tmux has answered: a restart the link found on this very lookup counts.
+  const restart = restartBefore(tmux, hints?.namedAt(ref));
   const matches = panes.filter((p) => p.name === ref && p.instance === instance);
   if (matches.length === 1) return hints?.remember(matches[0]) ?? matches[0];
   if (matches.length > 1) {
