@@ -69,6 +69,9 @@ const REVIEWED: Record<string, "gate" | string> = {
   "tmux/key_guard.ts": "send-keys' mode guard under every sender",
   "tmux/notifying.ts": "only names the tmux commands that need the session lock; sends nothing",
   "engine/facts/probe.ts": "a private tmux server of its own running cat, to ask it about /proc",
+  "engine/watch/agent_turn.ts": "gate",
+  "tmux/dialect.ts": "adapts the commands its callers send for the server's release (a paste's -S); sends nothing",
+  "tmux/window_size.ts": "sizes the windows its callers' new-window and new-session made; starts nothing",
 };
 
 async function sources(dir: string): Promise<string[]> {
