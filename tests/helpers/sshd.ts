@@ -135,7 +135,10 @@ export class SshLab {
     // A port per shell host: its sessions get that SHELL (sshd's SetEnv; the first SetEnv that applies wins).
     const shellPorts = new Map(Object.keys(SHELL_HOSTS).map((name) => [name, freePort()]));
     const home = `HOME=${join(dir, "home")}`;
-    const withPath = (bin: string) => `ForceCommand PATH=${bin}; export PATH; eval "$SSH_ORIGINAL_COMMAND"`;
+    // Without a command (ssh typed in a pane), the login shell, as sshd would run it.
+    const withPath = (bin: string) =>
+      `ForceCommand PATH=${bin}; export PATH; if [ -n "$SSH_ORIGINAL_COMMAND" ]; then eval "$SSH_ORIGINAL_COMMAND"; ` +
+      `else exec "\${SHELL:-/bin/sh}" -l; fi`;
     const hostTmux = options.hostTmux ?? await tmuxDirOnPath();
     const hostPath = withPath(`${hostTmux}:/usr/bin:/bin`);
     const sshdConfig = join(dir, "sshd_config");
