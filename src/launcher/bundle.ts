@@ -22,6 +22,10 @@ export async function buildServerDir(deno: string, root: string, dir: string): P
       `${dir}/server`,
       `${root}/main.ts`,
     ],
+    // The SDK's light build (no node:process, no ajv: its cfworker validator), the CPU of a start
+    // back to what it was on the v1 SDK (docs/BENCHMARKS.md, Both MCP eras). Only the SDK's packages
+    // have a `browser` condition among the server's dependencies.
+    env: { DENO_CONDITIONS: "browser" },
     cwd: root,
     stdin: "null",
     stdout: "null",
