@@ -190,6 +190,8 @@ function handBack(result: CallToolResult, workspace: string): CallToolResult {
   };
 }
 
+const encoder = new TextEncoder();
+
 async function callTool(
   app: App,
   name: string,
@@ -277,7 +279,7 @@ async function callTool(
   }
   const sent = result.content.reduce(
     (n, block) =>
-      n + (block.type === "text" ? new TextEncoder().encode(block.text).length : 0) +
+      n + (block.type === "text" ? encoder.encode(block.text).length : 0) +
       (block.type === "image" ? block.data.length : 0),
     0,
   );

@@ -1,4 +1,4 @@
-import { commandLine } from "./quote.ts";
+import { commandLine, QuoteMemo } from "./quote.ts";
 import { classifyTmuxError, TmuxError } from "./errors.ts";
 import { ControlParser, type Reply } from "./control_parser.ts";
 import { UTF8 } from "./oneshot.ts";
@@ -92,6 +92,7 @@ export class ControlClient {
   readonly #attached = Promise.withResolvers<void>();
   #serverIdentity = "";
   #dialect: TmuxDialect = UNPROBED;
+  readonly #quotes = new QuoteMemo();
   readonly closed: Promise<void>;
   #name = "";
 
@@ -263,7 +264,7 @@ export class ControlClient {
   ): Promise<string[]>[] {
     if (commands.length === 0) return []; // nothing to write: an empty line would detach the client
     const adapted = commands.map((command) => adaptCommand(this.#dialect, command));
-    const lines = adapted.map((a) => commandLine(a.command));
+    const lines = adapted.map((a) => commandLine(a.command, this.#quotes));
     const blocks = commands.map(replyBlocks); // before anything is queued: a refusal leaves no trace
     if (this.#closedReason !== null) {
       const reason = this.#closedReason;

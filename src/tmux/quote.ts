@@ -20,12 +20,30 @@ export function quoteArg(value: string): string {
   return out + '"';
 }
 
+/**
+ * Quoted long arguments a connection sends again and again (the format templates of every listing:
+ * quoting one char by char was a tenth of a list_panes call's CPU). Bounded; owned by its connection.
+ */
+export class QuoteMemo {
+  readonly #quoted = new Map<string, string>();
+
+  quote(value: string): string {
+    if (value.length < 64) return quoteArg(value);
+    let quoted = this.#quoted.get(value);
+    if (quoted === undefined) {
+      if (this.#quoted.size >= 128) this.#quoted.clear();
+      this.#quoted.set(value, quoted = quoteArg(value));
+    }
+    return quoted;
+  }
+}
+
 /** One control-mode command line: the command name followed by quoted arguments. */
-export function commandLine(args: readonly string[]): string {
+export function commandLine(args: readonly string[], memo?: QuoteMemo): string {
   if (args.length === 0) throw new RangeError("empty tmux command");
   const [name, ...rest] = args;
   if (!/^[a-z-]+$/.test(name)) throw new RangeError(`invalid tmux command name: ${JSON.stringify(name)}`);
-  return [name, ...rest.map(quoteArg)].join(" ");
+  return [name, ...rest.map((arg) => memo ? memo.quote(arg) : quoteArg(arg))].join(" ");
 }
 
 /**
