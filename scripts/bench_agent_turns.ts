@@ -19,7 +19,7 @@ const which = (Deno.args[1] ?? "claude,codex,gemini").split(",");
 const setups: Record<string, (dir: string, url: string) => Promise<AgentPane>> = {
   claude: claudePane,
   codex: codexPane,
-  gemini: geminiPane,
+  gemini: (dir: string, url: string) => geminiPane(dir, url, "colour"),
 };
 
 function p95(values: number[]): number {

@@ -18,13 +18,18 @@ import {
 // driven with run_in_repl and no prompt: one call a turn, read from its title and screen.
 const GEMINI: AgentCase = { answer: { keys: ["Enter"] }, asks: /Allow execution of \[Shell\]\?\n\n● 1\. Allow once/ };
 
-Deno.test("Gemini CLI in a pane: exact replies within 500 ms of the model's last byte, a 5 s turn, a question answered", async (t) => {
+Deno.test("Gemini CLI in a pane, in colour: exact replies within 500 ms of the model's last byte, a 5 s turn, a question answered", async (t) => {
   await using processes = new AgentProcesses();
   await using server = await TestServer.start();
   await using model = AgentModel.start();
   processes.dir = server.dir;
   const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
-  const pane = await startAgent(call, await geminiPane(`${server.dir}/gemini`, model.url), "gemini", processes);
+  const pane = await startAgent(
+    call,
+    await geminiPane(`${server.dir}/gemini`, model.url, "colour"),
+    "gemini",
+    processes,
+  );
 
   await t.step("replies, exactly, from its screen; the turn's end to the answer", async () => {
     const latencies = await exactTurns(call, pane, model, 6, "gemini");
@@ -41,7 +46,7 @@ Deno.test("Gemini CLI in a pane: exact replies within 500 ms of the model's last
   );
 });
 
-Deno.test("two Gemini CLI panes driven in parallel by two callers", async () => {
+Deno.test("two Gemini CLI panes driven in parallel by two callers, under NO_COLOR", async () => {
   await using processes = new AgentProcesses();
   await using server = await HttpMcpServer.start();
   await using model = AgentModel.start();
@@ -49,7 +54,12 @@ Deno.test("two Gemini CLI panes driven in parallel by two callers", async () => 
   const callers = await Promise.all(["lead-a", "lead-b"].map(async (tag) => {
     const { client } = await server.client({}, { name: tag, version: "1.0.0" });
     const call = callerOf(client);
-    const pane = await startAgent(call, await geminiPane(`${server.dir}/${tag}`, model.url), tag, processes);
+    const pane = await startAgent(
+      call,
+      await geminiPane(`${server.dir}/${tag}`, model.url, "NO_COLOR"),
+      tag,
+      processes,
+    );
     return { call, pane, tag, client };
   }));
   await parallelTurns(callers, model);

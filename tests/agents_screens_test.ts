@@ -127,6 +127,12 @@ const GEMINI_IDLE = [
   ...GEMINI_FRAME,
 ];
 const GEMINI_STARTING = ["", "", ...GEMINI_FRAME];
+/** The same screens under NO_COLOR: the box ruled above and below its input, the echo after `> `. */
+const GEMINI_FRAME_NO_COLOR = GEMINI_FRAME.map((l) => l === "" ? RULE : l);
+const GEMINI_IDLE_NO_COLOR = [
+  ...GEMINI_IDLE.slice(0, -GEMINI_FRAME.length).map((l) => l.replace(/^ > /, "> ").replace(/^ {3}second/, "  second")),
+  ...GEMINI_FRAME_NO_COLOR,
+];
 const GEMINI_WORKING = [
   "Tips for getting started:",
   " > say hello please",
@@ -225,6 +231,15 @@ Deno.test("Gemini CLI's screen: starting, idle, working, asking; the reply cut f
   assert.equal(gemini.inputLeft!(GEMINI_IDLE), false);
   const left = GEMINI_IDLE.map((l) => l.startsWith(" >   Type") ? " > say hello please" : l);
   assert.equal(gemini.inputLeft!(left), true);
+  assert.equal(gemini.read(["", "", ...GEMINI_FRAME_NO_COLOR]).activity, null, "NO_COLOR: still starting");
+  assert.equal(gemini.read(GEMINI_IDLE_NO_COLOR).activity, "idle", "NO_COLOR: idle");
+  assert.equal(
+    gemini.read([" > say it", ...GEMINI_WORKING.slice(2, 3), ...GEMINI_FRAME_NO_COLOR.slice(1)]).activity,
+    "working",
+  );
+  assert.deepEqual(gemini.reply(GEMINI_IDLE_NO_COLOR), gemini.reply(GEMINI_IDLE), "NO_COLOR: the same reply");
+  assert.equal(gemini.inputLeft!(GEMINI_IDLE_NO_COLOR), false);
+  assert.equal(gemini.inputLeft!(GEMINI_IDLE_NO_COLOR.map((l) => l.startsWith(" >   Type") ? " > say hi" : l)), true);
   assert.deepEqual(
     ["✦  Working… (project)", "✋  Action Required (project)", "◇  Ready (project)"].map((t) => gemini.titleSays(t)),
     ["working", "asking", "idle"],

@@ -28,7 +28,7 @@ Deno.test("watch wall: agent CLIs working, idle waiting for their user, asking t
   const [claude, codex, gemini] = await Promise.all([
     start("claude", claudePane),
     start("codex", codexPane),
-    start("gemini", geminiPane),
+    start("gemini", (dir, url) => geminiPane(dir, url, "NO_COLOR")),
   ]);
   const turn = (pane: string, input: string) => call("run_in_repl", { pane_id: pane, input, timeout_ms: 120_000 });
   const [asked] = await Promise.all([

@@ -73,8 +73,11 @@ export async function codexPane(dir: string, url: string): Promise<AgentPane> {
   };
 }
 
-/** Gemini CLI signed in with an API key, its API the stand-in at `url`, this folder trusted. */
-export async function geminiPane(dir: string, url: string): Promise<AgentPane> {
+/**
+ * Gemini CLI signed in with an API key, its API the stand-in at `url`, this folder trusted; in
+ * colour, or under NO_COLOR (its input box is drawn otherwise), whatever the test's environment.
+ */
+export async function geminiPane(dir: string, url: string, colour: "colour" | "NO_COLOR"): Promise<AgentPane> {
   const { home, project } = await folders(dir);
   await Deno.mkdir(`${home}/.gemini`, { recursive: true });
   await Deno.writeTextFile(
@@ -83,7 +86,9 @@ export async function geminiPane(dir: string, url: string): Promise<AgentPane> {
   );
   return {
     // A model named: no routing requests to the stand-in.
-    command: `${await clientCommand("gemini")} -m gemini-2.5-flash`,
+    command: `${colour === "colour" ? "env -u NO_COLOR" : "env NO_COLOR=1"} ${await clientCommand(
+      "gemini",
+    )} -m gemini-2.5-flash`,
     env: {
       HOME: home,
       GEMINI_API_KEY: "stand-in",

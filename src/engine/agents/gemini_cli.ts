@@ -2,9 +2,11 @@ import { type AgentCli, lastIndex, programOf, type ScreenReading, type ScreenRep
 
 /**
  * Gemini CLI (0.61.0). Its screen, bottom up: status lines, the input box (` > ` and the input, or
- * ` >   Type your message…`) under a rule, a line right above the rule (`? for shortcuts`, and
- * ` ⠋ Thinking... (esc to cancel, 3s)` while it works), and the transcript: the input echoed after
- * ` > `, messages after `✦ `, tools in boxes. A question (a tool's permission) is a box with `? `
+ * ` >   Type your message…`) under a rule and its mode's hint (` Shift+Tab to accept edits`), a line
+ * right above the rule (`? for shortcuts`, and ` ⠋ Thinking... (esc to cancel, 3s)` while it
+ * works), and the transcript: the input echoed after ` > `, messages after `✦ `, tools in boxes.
+ * Under NO_COLOR the box is drawn with rules (above and below the input, and under the hint) and
+ * the echo starts `> `. A question (a tool's permission) is a box with `? `
  * before the tool and numbered choices, the one under the cursor after `● `; the input box is gone
  * meanwhile (a key it gets as the box is drawn was seen lost). Its title says it too:
  * `✦  Working… (dir)`, `✋  Action Required (dir)`, `◇  Ready (dir)`.
@@ -13,7 +15,12 @@ import { type AgentCli, lastIndex, programOf, type ScreenReading, type ScreenRep
  * Enter is also seen dropped. The input then stays in the box, and Enter again submits it.
  */
 const RULE = /^─{20,}$/;
-const PROMPT = /^ > /;
+/** The input box's line. */
+const INPUT = /^ > /;
+/** An input echoed in the transcript (` > `, `> ` under NO_COLOR). */
+const ECHO = /^ ?> /;
+/** The mode's hint between the box's rules (` Shift+Tab to accept edits`, ` YOLO mode …`). */
+const HINT = /^ \S/;
 const WORKING = /\(esc to cancel/;
 const MARK = /^✦ /;
 /** A line of box drawing alone (a box's top or bottom). */
@@ -32,7 +39,7 @@ export const geminiCli: AgentCli = {
   questionSettleMs: 250,
   inputLeft(lines) {
     const rule = box(lines);
-    const prompt = rule < 0 ? -1 : lines.findIndex((l, i) => i > rule && PROMPT.test(l));
+    const prompt = rule < 0 ? -1 : lines.findIndex((l, i) => i > rule && INPUT.test(l));
     return prompt >= 0 && !PLACEHOLDER.test(lines[prompt]);
   },
   titleSays(title) {
@@ -45,10 +52,17 @@ export const geminiCli: AgentCli = {
   reply,
 };
 
-/** The rule over the input box (-1: no box on screen). */
+/** The top rule of the input box (-1: no box on screen): the highest rule over its input line, past the hint. */
 function box(lines: readonly string[]): number {
-  const rule = lastIndex(lines, (l) => RULE.test(l));
-  return rule >= 0 && lines.slice(rule + 1, rule + 5).some((l) => PROMPT.test(l)) ? rule : -1;
+  const ruledAbove = (i: number) => lines.slice(Math.max(0, i - 3), i).some((l) => RULE.test(l));
+  let input = -1;
+  for (let i = lines.length - 1; i >= 0 && input < 0; i--) if (INPUT.test(lines[i]) && ruledAbove(i)) input = i;
+  let top = -1;
+  for (let i = input - 1; i >= Math.max(0, input - 3); i--) {
+    if (RULE.test(lines[i])) top = i;
+    else if (lines[i].trim() !== "" && !HINT.test(lines[i])) break;
+  }
+  return top;
 }
 
 /** Where the transcript ends above the box: the line glued to the rule and the blank ones above it. */
@@ -94,7 +108,7 @@ function unbox(line: string): string {
 function reply(lines: readonly string[]): ScreenReply {
   const rule = box(lines);
   const end = rule >= 0 ? transcriptEnd(lines, rule) : lines.length;
-  const echo = lastIndex(lines, (l) => PROMPT.test(l), end - 1);
+  const echo = lastIndex(lines, (l) => ECHO.test(l), end - 1);
   let start = echo + 1;
   while (echo >= 0 && start < end && lines[start].trim() !== "") start++; // the input's other lines
   const body = lines.slice(start, end).filter((l) => !WORKING.test(l));
@@ -102,7 +116,7 @@ function reply(lines: readonly string[]): ScreenReply {
   // Gemini CLI draws no line of its own at a turn's end: its title and input box say it.
   return {
     text: trimBlank(unmark(body.slice(Math.max(0, last)), MARK)).join("\n"),
-    echo: echo >= 0 ? lines[echo].replace(PROMPT, "") : null,
+    echo: echo >= 0 ? lines[echo].replace(ECHO, "") : null,
     ended: false,
   };
 }
