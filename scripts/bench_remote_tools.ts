@@ -7,8 +7,9 @@
  *   deno run -A scripts/bench_remote_tools.ts [calls] [delays ms each way, comma-separated: 0,25,75]
  *
  * Side by side in one run, at each delay: capture_pane, execute_command("true"), send_keys with
- * a wait, send_keys + wait_for_text (its cursor), run_in_repl, and start_process on a fresh pane
- * until ready, each in ms and in round trips, next to one `ssh host tmux capture-pane` per call.
+ * a wait, send_keys + wait_for_text (its cursor), run_in_repl, start_process on a fresh pane until
+ * ready, and create_pane then start_process in it (with the goal: the host shell's start + 3 RTT +
+ * 250 ms), each in ms and in round trips, next to one `ssh host tmux capture-pane` per call.
  * Then, without delay: four hosts driven at once against one; the time from a cut link to the
  * next working call; a counting pane's log after its link was cut and black-holed for a second:
  * lines present once, missing, repeated.
@@ -101,8 +102,42 @@ try {
         fresh.push(started.pane_id);
       }),
     );
+    row(
+      "create_pane, then start_process in it, until ready",
+      delay,
+      await timed(Math.min(n, 5), async () => {
+        const { pane_id } = await server.call<{ pane_id: string }>("create_pane", { host: "alpha" });
+        const started = await server.call<{ outcome: string }>("start_process", {
+          pane_id,
+          command: "echo ready-now",
+          ready: "^ready-now",
+          timeout_ms: 20_000,
+        });
+        if (started.outcome !== "ready") throw new Error(`start_process: ${started.outcome}`);
+        fresh.push(pane_id);
+      }),
+    );
     for (const pane_id of fresh) await server.call("kill_pane", { pane_id });
   }
+  // The goal of a fresh pane (#30, #49): the host's shell start-up + 3 RTT + 250 ms.
+  const shellStart = median(
+    await timed(
+      5,
+      () =>
+        new Deno.Command("bash", {
+          args: ["-ic", "exit"],
+          env: { HOME: lab.home },
+          stdin: "null",
+          stdout: "null",
+          stderr: "null",
+        })
+          .output(),
+    ),
+  );
+  console.log(
+    `the host's shell start-up (bash -ic exit, its HOME): ${ms(shellStart)}; a fresh pane's goal at each delay: ` +
+      delays.map((d) => ms(shellStart + 6 * d + 250)).join(" | "),
+  );
   lab.setDelay({ delayMs: 0 });
   console.log(`remote figures (median), one way delay ${delays.map((d) => `${d} ms`).join(" | ")}:`);
   for (const [name, cells] of rows) console.log(`  ${name}: ${cells.join(" | ")}`);

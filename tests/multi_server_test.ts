@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { TestServer, tmuxAt, until } from "./helpers/harness.ts";
 import type { ExecResult, LogTail } from "./helpers/results.ts";
 import { killUnseen } from "./helpers/unseen_death.ts";
+import { startLeftovers } from "./helpers/leftovers.ts";
 
 /** Several servers on one tmux socket and one state directory, as MCP clients side by side start them. */
 class Fleet {
@@ -200,20 +201,29 @@ Deno.test("a SIGKILLed server's workspace is removed by the next start; live one
   assert.doesNotMatch(fromIdle.content, /crashed-output/);
 });
 
-Deno.test("a server that keeps running removes the workspace of a server killed after it started", async () => {
+Deno.test("a server that keeps running removes the workspace of a server killed after it started, with its processes", async () => {
   await using fleet = await Fleet.create();
-  const running = await fleet.start([], { TMUXWRIGHT_REAP_EVERY: "1" });
-  await running.call("execute_command", { command: "echo first" }); // its own start-up look is over
-  const crashed = await fleet.start();
-  await crashed.call("create_pane", { name: "api", command: "sleep 600" });
-  const stale = `tmuxwright-${crashed.pid}`;
-  await killUnseen(crashed.pid); // its tmux side would end its workspace itself (server_death_test.ts)
-  assert.ok((await fleet.workspaces()).includes(stale));
-  // No server starts after the kill: the running one looks again on its own.
-  const left = await until(() => fleet.workspaces(), (names) => !names.includes(stale), 8_000);
-  assert.deepEqual(left, [`tmuxwright-${running.pid}`]);
-  const still = await running.call<ExecResult>("execute_command", { command: "echo still here" });
-  assert.equal(still.output, "still here");
+  const leftovers = startLeftovers();
+  try {
+    const running = await fleet.start([], { TMUXWRIGHT_REAP_EVERY: "1" });
+    await running.call("execute_command", { command: "echo first" }); // its own start-up look is over
+    const crashed = await fleet.start();
+    await crashed.call("create_pane", { name: "api", command: leftovers.foreground });
+    await crashed.call("execute_command", { command: `${leftovers.background}; echo started` });
+    await until(() => leftovers.running(), (pids) => pids.length === 3);
+    const stale = `tmuxwright-${crashed.pid}`;
+    await killUnseen(crashed.pid); // its tmux side would end its workspace itself (server_death_test.ts)
+    assert.ok((await fleet.workspaces()).includes(stale));
+    // No server starts after the kill: the running one looks again on its own.
+    const left = await until(() => fleet.workspaces(), (names) => !names.includes(stale), 8_000);
+    assert.deepEqual(left, [`tmuxwright-${running.pid}`]);
+    // Jobs that ignore the hang-up go too: a session killed alone would leave them, in no pane's tree.
+    await until(() => leftovers.running(), (pids) => pids.length === 0, 5_000);
+    const still = await running.call<ExecResult>("execute_command", { command: "echo still here" });
+    assert.equal(still.output, "still here");
+  } finally {
+    leftovers.kill();
+  }
 });
 
 Deno.test("a workspace whose liveness cannot be judged is left alone", async () => {

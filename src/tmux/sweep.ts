@@ -23,6 +23,7 @@
  * - `tw_owner PREFIX` (lock held): kills the sessions and panes of the owners whose instance
  *   starts with PREFIX (`<pid>-`: every owner of a process; `<pid>-<hex>`: one), nothing when any
  *   of their sessions is kept, and stops their process trees;
+ * - `tw_trees SESSION`: stops the process trees of SESSION's panes (read now, before it is killed);
  * - `tw_hub HUB` (lock held): kills the session HUB and stops its panes' process trees;
  * - `tw_lease HUB`: waits while HUB's lease runs with no control client back on it; true when it
  *   passed, false when a client came back, it is kept, it is gone, or it has no lease (a link
@@ -45,11 +46,22 @@ export const SWEEP_FUNCTIONS = [
   'for x in $s; do q="$q $(echo "$a" | grep "^0 .* $x$" | cut -d" " -f3)"; done; tw_stop $(tw_tree $q); ' +
   'for x in $s; do tmux -u kill-session -t "=$x" 2>/dev/null; done; ' +
   'for x in $(echo "$p" | cut -d" " -f2); do tmux -u kill-pane -t "$x" 2>/dev/null; done; }',
-  'tw_hub() { tw_stop $(tw_tree $(tmux -u list-panes -s -t "=$1" -F "#{pane_dead} #{pane_pid}" 2>/dev/null | ' +
-  'grep "^0 " | cut -d" " -f2)); tmux -u kill-session -t "=$1" 2>/dev/null; }',
+  'tw_trees() { tw_stop $(tw_tree $(tmux -u list-panes -s -t "=$1" -F "#{pane_dead} #{pane_pid}" 2>/dev/null | ' +
+  'grep "^0 " | cut -d" " -f2)); }',
+  'tw_hub() { tw_trees "$1"; tmux -u kill-session -t "=$1" 2>/dev/null; }',
   'tw_lease() { while :; do v=$(tmux -u display-message -p -t "=$1:" "#{@tmuxwright_kept}:#{@tmuxwright_lease}" ' +
   '2>/dev/null) || return 1; [ "$(echo "$v" | cut -d: -f1)" = 1 ] && return 1; ' +
   'tmux -u list-clients -t "=$1" -F "#{client_control_mode}" 2>/dev/null | grep -qx 1 && return 1; ' +
   'l=$(echo "$v" | cut -d: -f2); [ "$l" -ge 0 ] 2>/dev/null || return 1; ' +
   '[ "$l" -lt "$(awk "BEGIN { srand(); print srand() }")" ] && return 0; sleep 1; done; }',
 ].join("; ");
+
+/**
+ * A run-shell script that stops the process trees of a session's panes a moment from now: run
+ * just before the session is killed (in the same guarded step), so what ignores the hang-up goes
+ * too. The session by name (letters, digits, `_`, `.`, `-`).
+ */
+export function stopSessionTreesScript(session: string): string {
+  if (!/^[\w.-]+$/.test(session)) throw new RangeError(`unsafe session name ${JSON.stringify(session)}`);
+  return `${SWEEP_FUNCTIONS}; tw_trees ${session}`;
+}

@@ -174,6 +174,8 @@ export async function watchPane(
         dead.kind !== "alive" ||
         (has("exit") && pane.pid !== null && look !== null && processExists(look, pane.pid) === false)
       ) {
+        // Its process gone while tmux said alive: the pane may have been removed in between (PANE_GONE).
+        if (dead.kind === "alive" && deps.paneEnds && (await deadStatus(deps, pane.paneId)).kind === "gone") return;
         if (isFirst) exitHeldAtStart = true;
         // tmux can mark a pane dead a moment before it has reaped the process and knows the status;
         // "alive" here means the process ended while something else still holds the terminal.

@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { tmuxOneShot, UTF8 } from "../../tmux/oneshot.ts";
 import { controlAttachArgs } from "../../tmux/control.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
+import { stopSessionTreesScript } from "../../tmux/sweep.ts";
+import { escapeFormat } from "../../tmux/quote.ts";
 import { type FactsBackend, killByArgvScript } from "../facts/mod.ts";
 import { listWorkspaces } from "./listing.ts";
 import { lockDir, ownerLiveness } from "./owner_lock.ts";
@@ -25,12 +27,23 @@ export async function reapDeadWorkspaces(
     .filter((w) => w.instance !== self && !w.kept && w.owner === "dead");
   if (dead.length > 0) await killStuckClients(socketArgs, dead.map((w) => w.name), facts);
   for (const workspace of dead) {
-    const killed = await tmux.guarded([["kill-session", "-t", workspace.sessionId]]).then(() => true, () => false);
+    const killed = await endDeadOwner(tmux, workspace.name, workspace.sessionId);
     if (!killed) continue; // another server reaped it first
     reaped.push(workspace.name);
     await Deno.remove(workspace.lockPath!).catch(() => {});
   }
   return reaped;
+}
+
+/**
+ * Ends a dead owner's workspace session with its processes, as its own end would have: its panes'
+ * process trees are read before the session goes and stopped a moment after (src/tmux/sweep.ts).
+ * A session killed alone hangs its shells up, and their jobs that ignore the hang-up live on, in
+ * no pane's tree any more. False when it was already gone (another server reaped it first).
+ */
+async function endDeadOwner(tmux: TmuxServer, name: string, sessionId: string): Promise<boolean> {
+  const stop = /^[\w.-]+$/.test(name) ? [["run-shell", escapeFormat(stopSessionTreesScript(name))]] : [];
+  return await tmux.guarded([...stop, ["kill-session", "-t", sessionId]]).then(() => true, () => false);
 }
 
 /**
