@@ -61,10 +61,16 @@ try {
   }).spawn();
   const writer = bare.stdin.getWriter();
   const reader = bare.stdout.getReader();
-  let seen = "";
+  // Only the unread tail is scanned: a buffer of every capture so far, matched again per read, cost ms.
+  const decoder = new TextDecoder();
+  let tail = "", endsSeen = 0;
   const untilEnd = async (count: number) => {
-    const decoder = new TextDecoder();
-    while ((seen.match(/^%end /gm) ?? []).length < count) seen += decoder.decode((await reader.read()).value);
+    while (endsSeen < count) {
+      tail += decoder.decode((await reader.read()).value, { stream: true });
+      const lines = tail.split("\n");
+      tail = lines.pop()!;
+      endsSeen += lines.filter((line) => line.startsWith("%end ")).length;
+    }
   };
   let ends = 1;
   await untilEnd(ends); // the attach's own block

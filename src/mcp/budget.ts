@@ -1,5 +1,12 @@
 import * as z from "zod";
-import { type Budget, fitLines, MAX_OUTPUT_BYTES, type Omitted, outputBudget } from "../engine/output/mod.ts";
+import {
+  type Budget,
+  fitLines,
+  MAX_OUTPUT_BYTES,
+  type Omitted,
+  outputBudget,
+  utf8Length,
+} from "../engine/output/mod.ts";
 
 /** The one parameter that raises or lowers a call's output budget (engine/output/budget.ts). */
 export const maxOutputArg = z.number().int().min(0).max(MAX_OUTPUT_BYTES).optional().describe(
@@ -54,7 +61,7 @@ export function fitShown(
   const rows = lines.map((text) => ({ text }));
   let total = 0;
   const fitted = fitLines(rows, budget, (o) => {
-    total = rows.reduce((n, r) => n + new TextEncoder().encode(r.text).length + 1, 0);
+    total = rows.reduce((n, r) => n + utf8Length(r.text) + 1, 0);
     return `[… ${o.lines} line${o.lines === 1 ? "" : "s"}, ${o.bytes} bytes omitted; ${call(o, total)} returns them …]`;
   });
   return {

@@ -53,8 +53,26 @@ export interface Fitted {
   omitted: Omitted | null;
 }
 
-const encoder = new TextEncoder();
-const size = (text: string) => encoder.encode(text).length + 1; // with its newline
+const size = (text: string) => utf8Length(text) + 1; // with its newline
+
+/**
+ * Bytes of `text` in UTF-8, as TextEncoder writes it (a lone surrogate as U+FFFD), counted without
+ * encoding it: every call fits its output line by line, and an encode per line was a copy and a
+ * runtime call each.
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a pair: two units, four bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
 /** Kept free for the marker line when pieces of a line fill the budget. */
 const MARKER_ROOM = 200;
 /** A cut line keeps at least this much, or it is left out whole. */
@@ -98,14 +116,14 @@ export function fitLines(
   const room = budget.bytes - headUsed - tailUsed - MARKER_ROOM;
   const headPiece = first === 0 && last > 0 ? piece(lines[0], Math.floor(room / 2) - 2, "start") : null;
   const tailPiece = last === lines.length && last > first
-    ? piece(lines[last - 1], room - (headPiece ? encoder.encode(headPiece.text).length : 0) - 4, "end")
+    ? piece(lines[last - 1], room - (headPiece ? utf8Length(headPiece.text) : 0) - 4, "end")
     : null;
   const a = lines[first];
   const b = lines[last - 1];
   const fromByte = headPiece?.rest ?? a?.from;
   const toByte = tailPiece?.rest ?? b?.to;
   const known = fromByte !== undefined && toByte !== undefined;
-  const shownBytes = headUsed + tailUsed + encoder.encode((headPiece?.text ?? "") + (tailPiece?.text ?? "")).length;
+  const shownBytes = headUsed + tailUsed + utf8Length((headPiece?.text ?? "") + (tailPiece?.text ?? ""));
   const omitted: Omitted = {
     lines: totalLines - first - (lines.length - last),
     bytes: known ? toByte - fromByte : Math.max(0, totalBytes - shownBytes),
@@ -125,7 +143,7 @@ function piece(line: OutputLine, room: number, end: "start" | "end"): { text: st
   const kept: string[] = [];
   let bytes = 0;
   for (const ch of chars) {
-    const n = encoder.encode(ch).length;
+    const n = utf8Length(ch);
     if (bytes + n > room) break;
     kept.push(ch);
     bytes += n;
@@ -133,7 +151,7 @@ function piece(line: OutputLine, room: number, end: "start" | "end"): { text: st
   if (kept.length === 0) return null;
   const text = end === "start" ? kept.join("") : kept.reverse().join("");
   if (!line.exact || line.from === undefined) return { text };
-  const length = encoder.encode(line.text).length;
+  const length = utf8Length(line.text);
   return { text, rest: end === "start" ? line.from + bytes : line.from + length - bytes };
 }
 

@@ -23,6 +23,7 @@ export {
   rawLines,
   READ_LOGS_MAX_BYTES,
   readLogsMarker,
+  utf8Length,
 } from "./budget.ts";
 export { OutputSpool } from "./spool.ts";
 export { RemoteLogs } from "./remote_logs.ts";
