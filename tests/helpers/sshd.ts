@@ -64,11 +64,15 @@ export class SshLab {
     return join(this.dir, `tmux-${host}`);
   }
 
-  /** tmux on the remote server of a trusted host, run directly (what the host would see). */
+  /**
+   * tmux on the remote server of a trusted host, run directly (what the host would see), with the
+   * host's HOME: a server it starts (a person's, after a restart) gives its panes that HOME, not
+   * the developer's (whose rc files, pyenv's, can stall a shell for a minute).
+   */
   async remoteTmux(host: LabHost, ...args: string[]): Promise<{ code: number; stdout: string }> {
     const out = await new Deno.Command(join(this.hostTmuxDir, "tmux"), {
       args,
-      env: { TMUX_TMPDIR: this.tmuxTmpdir(host) },
+      env: { TMUX_TMPDIR: this.tmuxTmpdir(host), HOME: this.home },
       stdout: "piped",
       stderr: "null",
     }).output();
