@@ -132,10 +132,15 @@ export function tagResult(
   return { ...tagHost(value, host), host };
 }
 
+/** How long a call cut by its link's drop dials again to learn whether the host's tmux was restarted. */
+const REDIAL_MS = 3000;
+
 /**
- * Runs a call on `host`; if the host's link goes down meanwhile, the call fails at once with
+ * Runs a call on `host`; if the host's link goes down meanwhile, the call fails with
  * HOST_UNREACHABLE naming the host (and its work is cancelled), whatever it was waiting for:
- * output that the drop holds back would otherwise keep it waiting until its own timeout.
+ * output that the drop holds back would otherwise keep it waiting until its own timeout. The link
+ * is dialled again first (for up to REDIAL_MS): a call that met a restart (a container started
+ * again before its old `exec` had ended) says so, and that its panes from before are gone.
  */
 export async function whileLinked<T>(
   app: App,
@@ -152,9 +157,19 @@ export async function whileLinked<T>(
   const lost = new Promise<never>((_, reject) => {
     stop = link.onStatus((status) => {
       if (status.kind !== "lost") return;
-      const target = app.hosts.target(host);
-      reject(unreachable(host, target.destination, `the connection dropped during the call (${status.reason})`));
       controller.abort();
+      const lostAt = new Date();
+      const target = app.hosts.target(host);
+      const dropped = `the connection dropped during the call (${status.reason})`;
+      void restartSeen(link, lostAt, signal).then((restarted) =>
+        reject(unreachable(
+          host,
+          target.destination,
+          restarted
+            ? `${dropped}; dialled again, its tmux server was found restarted: its panes from before are gone`
+            : dropped,
+        ))
+      );
     });
   });
   try {
@@ -163,4 +178,21 @@ export async function whileLinked<T>(
     stop();
     signal.removeEventListener("abort", forward);
   }
+}
+
+/** Whether the link, dialled again now (bounded), finds another tmux server than before `since`. */
+async function restartSeen(
+  link: ReturnType<App["hosts"]["link"]>,
+  since: Date,
+  signal: AbortSignal,
+): Promise<boolean> {
+  if (link.stopping || signal.aborted) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<void>((resolve) => timer = setTimeout(resolve, REDIAL_MS));
+  try {
+    await Promise.race([link.connect().catch(() => {}), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return link.restartedAt !== null && link.restartedAt >= since;
 }
