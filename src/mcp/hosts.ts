@@ -133,7 +133,7 @@ export function tagResult(
 }
 
 /** How long a call cut by its link's drop dials again to learn whether the host's tmux was restarted. */
-const REDIAL_MS = 3000;
+const REDIAL_MS = 1500;
 
 /**
  * Runs a call on `host`; if the host's link goes down meanwhile, the call fails with
