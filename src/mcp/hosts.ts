@@ -133,7 +133,7 @@ export function tagResult(
 }
 
 /** How long a call cut by its link's drop dials again to learn whether the host's tmux was restarted. */
-const REDIAL_MS = 1500;
+const REDIAL_MS = 1000;
 
 /**
  * Runs a call on `host`; if the host's link goes down meanwhile, the call fails with
@@ -154,26 +154,31 @@ export async function whileLinked<T>(
   const forward = () => controller.abort(signal.reason);
   signal.addEventListener("abort", forward, { once: true });
   let stop = () => {};
+  let dropped = false;
   const lost = new Promise<never>((_, reject) => {
     stop = link.onStatus((status) => {
       if (status.kind !== "lost") return;
+      dropped = true;
       controller.abort();
       const lostAt = new Date();
       const target = app.hosts.target(host);
-      const dropped = `the connection dropped during the call (${status.reason})`;
+      const reason = `the connection dropped during the call (${status.reason})`;
       void restartSeen(link, lostAt, signal).then((restarted) =>
         reject(unreachable(
           host,
           target.destination,
           restarted
-            ? `${dropped}; dialled again, its tmux server was found restarted: its panes from before are gone`
-            : dropped,
+            ? `${reason}; dialled again, its tmux server was found restarted: its panes from before are gone`
+            : reason,
         ))
       );
     });
   });
   try {
     return await Promise.race([call(controller.signal), lost]);
+  } catch (error) {
+    if (dropped) await lost; // the drop's answer, not the cancellation it caused
+    throw error;
   } finally {
     stop();
     signal.removeEventListener("abort", forward);
