@@ -132,15 +132,10 @@ export function tagResult(
   return { ...tagHost(value, host), host };
 }
 
-/** How long a call cut by its link's drop dials again to learn whether the host's tmux was restarted. */
-const REDIAL_MS = 1000;
-
 /**
- * Runs a call on `host`; if the host's link goes down meanwhile, the call fails with
+ * Runs a call on `host`; if the host's link goes down meanwhile, the call fails at once with
  * HOST_UNREACHABLE naming the host (and its work is cancelled), whatever it was waiting for:
- * output that the drop holds back would otherwise keep it waiting until its own timeout. The link
- * is dialled again first (for up to REDIAL_MS): a call that met a restart (a container started
- * again before its old `exec` had ended) says so, and that its panes from before are gone.
+ * output that the drop holds back would otherwise keep it waiting until its own timeout.
  */
 export async function whileLinked<T>(
   app: App,
@@ -154,50 +149,18 @@ export async function whileLinked<T>(
   const forward = () => controller.abort(signal.reason);
   signal.addEventListener("abort", forward, { once: true });
   let stop = () => {};
-  let dropped = false;
   const lost = new Promise<never>((_, reject) => {
     stop = link.onStatus((status) => {
       if (status.kind !== "lost") return;
-      dropped = true;
-      controller.abort();
-      const lostAt = new Date();
       const target = app.hosts.target(host);
-      const reason = `the connection dropped during the call (${status.reason})`;
-      void restartSeen(link, lostAt, signal).then((restarted) =>
-        reject(unreachable(
-          host,
-          target.destination,
-          restarted
-            ? `${reason}; dialled again, its tmux server was found restarted: its panes from before are gone`
-            : reason,
-        ))
-      );
+      reject(unreachable(host, target.destination, `the connection dropped during the call (${status.reason})`));
+      controller.abort();
     });
   });
   try {
     return await Promise.race([call(controller.signal), lost]);
-  } catch (error) {
-    if (dropped) await lost; // the drop's answer, not the cancellation it caused
-    throw error;
   } finally {
     stop();
     signal.removeEventListener("abort", forward);
   }
-}
-
-/** Whether the link, dialled again now (bounded), finds another tmux server than before `since`. */
-async function restartSeen(
-  link: ReturnType<App["hosts"]["link"]>,
-  since: Date,
-  signal: AbortSignal,
-): Promise<boolean> {
-  if (link.stopping || signal.aborted) return false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const gaveUp = new Promise<void>((resolve) => timer = setTimeout(resolve, REDIAL_MS));
-  try {
-    await Promise.race([link.connect().catch(() => {}), gaveUp]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return link.restartedAt !== null && link.restartedAt >= since;
 }

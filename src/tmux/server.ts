@@ -122,11 +122,6 @@ export class TmuxServer {
     return this.#restartedAt;
   }
 
-  /** Closed or killed by this process: nothing dials it again. */
-  get stopping(): boolean {
-    return this.#stopping;
-  }
-
   /** How many times the control connection was opened: what was set up on the other side is per connection. */
   get connections(): number {
     return this.#connections;
