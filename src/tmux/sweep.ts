@@ -25,7 +25,8 @@
  *   of their sessions is kept, and stops their process trees;
  * - `tw_trees SESSION`: stops the process trees of SESSION's panes (read now, before it is killed);
  * - `tw_hub HUB` (lock held): kills the session HUB and stops its panes' process trees;
- * - `tw_lease HUB`: waits while HUB's lease runs with no control client back on it; true when it
+ * - `tw_lease HUB`: waits while HUB's lease runs with no control client back on it (one that was
+ *   not there when the wait began); true when it
  *   passed, false when a client came back, it is kept, it is gone, or it has no lease (a link
  *   made without one, as the CLI's: never taken by a lease, as the reaper never takes it).
  */
@@ -49,9 +50,13 @@ export const SWEEP_FUNCTIONS = [
   'tw_trees() { tw_stop $(tw_tree $(tmux -u list-panes -s -t "=$1" -F "#{pane_dead} #{pane_pid}" 2>/dev/null | ' +
   'grep "^0 " | cut -d" " -f2)); }',
   'tw_hub() { tw_trees "$1"; tmux -u kill-session -t "=$1" 2>/dev/null; }',
-  'tw_lease() { while :; do v=$(tmux -u display-message -p -t "=$1:" "#{@tmuxwright_kept}:#{@tmuxwright_lease}" ' +
+  // The control clients on the hub when the wait starts are ending with this one (a server's other links): only
+  // one that attaches after that is a client back.
+  'tw_ctl() { tmux -u list-clients -t "=$1" -F "#{client_control_mode} #{client_pid}" 2>/dev/null | grep "^1 "; }',
+  'tw_lease() { o=$(tw_ctl "$1"); while :; do ' +
+  'v=$(tmux -u display-message -p -t "=$1:" "#{@tmuxwright_kept}:#{@tmuxwright_lease}" ' +
   '2>/dev/null) || return 1; [ "$(echo "$v" | cut -d: -f1)" = 1 ] && return 1; ' +
-  'tmux -u list-clients -t "=$1" -F "#{client_control_mode}" 2>/dev/null | grep -qx 1 && return 1; ' +
+  'tw_ctl "$1" | grep -qvxF "$o" && return 1; ' +
   'l=$(echo "$v" | cut -d: -f2); [ "$l" -ge 0 ] 2>/dev/null || return 1; ' +
   '[ "$l" -lt "$(awk "BEGIN { srand(); print srand() }")" ] && return 0; sleep 1; done; }',
 ].join("; ");

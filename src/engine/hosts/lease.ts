@@ -1,4 +1,5 @@
 import { underHostLock } from "../../tmux/host_session_lock.ts";
+import { SWEEP_FUNCTIONS } from "../../tmux/sweep.ts";
 import type { TmuxServer } from "../../tmux/server.ts";
 
 /**
@@ -67,12 +68,14 @@ const EPOCH = "awk 'BEGIN { srand(); print srand() }'";
 function reapScript(ownHub: string): string {
   return underHostLock(
     [
+      SWEEP_FUNCTIONS,
       `now=$(${EPOCH})`,
       "tmux list-sessions -F '#{session_name}:#{session_attached}:#{@tmuxwright_lease}:#{@tmuxwright_kept}' 2>/dev/null |",
       "while IFS=: read -r n a l k; do",
       `  case "$n" in ${ownHub}) continue;; tmuxwright-link-*) ;; *) continue;; esac`,
       '  case "$l" in ""|*[!0-9]*) continue;; esac',
-      '  [ "$a" = 0 ] && [ "$k" != 1 ] && [ "$l" -lt "$now" ] && tmux kill-session -t "=$n" && echo "$n"',
+      // Its panes' process trees first: a session killed alone leaves what ignores the hang-up running.
+      '  [ "$a" = 0 ] && [ "$k" != 1 ] && [ "$l" -lt "$now" ] && tw_trees "$n" && tmux kill-session -t "=$n" && echo "$n"',
       "done",
     ].join("\n"),
     REAP_TRIES,
