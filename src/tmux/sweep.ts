@@ -26,9 +26,9 @@
  * - `tw_trees SESSION`: stops the process trees of SESSION's panes (read now, before it is killed);
  * - `tw_hub HUB` (lock held): kills the session HUB and stops its panes' process trees;
  * - `tw_lease HUB`: waits while HUB's lease runs with no control client back on it (one that was
- *   not there when the wait began); true when it
- *   passed, false when a client came back, it is kept, it is gone, or it has no lease (a link
- *   made without one, as the CLI's: never taken by a lease, as the reaper never takes it).
+ *   not there when the wait began); true when it passed, false when a client came back, it is
+ *   kept, it is gone, or it has no lease (a link made without one, as the CLI's: never taken by a
+ *   lease, as the reaper never takes it).
  */
 export const SWEEP_FUNCTIONS = [
   'tw_tree() { [ -n "$*" ] || return 0; k=" $* "; m=$(ps -A -o pid= -o ppid= 2>/dev/null) || { echo "$*"; return 0; }; c=1; ' +
