@@ -84,11 +84,10 @@ export async function geminiPane(dir: string, url: string, colour: "colour" | "N
     `${home}/.gemini/settings.json`,
     JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
   );
+  const colourEnv = colour === "colour" ? "-u NO_COLOR" : "NO_COLOR=1";
   return {
     // A model named: no routing requests to the stand-in.
-    command: `${colour === "colour" ? "env -u NO_COLOR" : "env NO_COLOR=1"} ${await clientCommand(
-      "gemini",
-    )} -m gemini-2.5-flash`,
+    command: `env ${notInCi()} ${colourEnv} ${await clientCommand("gemini")} -m gemini-2.5-flash`,
     env: {
       HOME: home,
       GEMINI_API_KEY: "stand-in",
@@ -97,6 +96,19 @@ export async function geminiPane(dir: string, url: string, colour: "colour" | "N
     },
     cwd: project,
   };
+}
+
+/**
+ * `env` options that take away what tells Gemini CLI it runs in CI (`CI`, `CONTINUOUS_INTEGRATION`,
+ * any `CI_*`, as its UI library reads them), which the pane inherits from the test's environment:
+ * with any of them set it does not start interactive (it exits 42), so a CI machine would test
+ * something no person at a terminal sees.
+ */
+function notInCi(): string {
+  const names = Object.keys(Deno.env.toObject()).filter((name) =>
+    name === "CI" || name === "CONTINUOUS_INTEGRATION" || name.startsWith("CI_")
+  );
+  return names.map((name) => `-u ${name}`).join(" ");
 }
 
 /**
