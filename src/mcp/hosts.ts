@@ -135,32 +135,81 @@ export function tagResult(
 /**
  * Runs a call on `host`; if the host's link goes down meanwhile, the call fails at once with
  * HOST_UNREACHABLE naming the host (and its work is cancelled), whatever it was waiting for:
- * output that the drop holds back would otherwise keep it waiting until its own timeout.
+ * output that the drop holds back would otherwise keep it waiting until its own timeout. One
+ * exception: a link whose silence proves the call reached no tmux (a container's exec outliving
+ * its container, `silentDropIsUnsent`) is dialled again, and if it finds the host's tmux server
+ * restarted, the call runs again there, once: what it would have done died with the old server.
  */
-export async function whileLinked<T>(
+export function whileLinked<T>(
   app: App,
   host: string,
   signal: AbortSignal,
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  if (host === "local") return await call(signal);
+  return host === "local" ? call(signal) : linkedAttempt(app, host, signal, call, true);
+}
+
+async function linkedAttempt<T>(
+  app: App,
+  host: string,
+  signal: AbortSignal,
+  call: (signal: AbortSignal) => Promise<T>,
+  mayRetry: boolean,
+): Promise<T> {
   const link = app.hosts.link(host);
+  const heard = link.heard;
   const controller = new AbortController();
   const forward = () => controller.abort(signal.reason);
   signal.addEventListener("abort", forward, { once: true });
   let stop = () => {};
-  const lost = new Promise<never>((_, reject) => {
+  let retrying = false;
+  let answered = false;
+  const lost = new Promise<T>((resolve, reject) => {
     stop = link.onStatus((status) => {
       if (status.kind !== "lost") return;
+      stop(); // one drop per attempt: a retry's own link has its own listener
       const target = app.hosts.target(host);
-      reject(unreachable(host, target.destination, `the connection dropped during the call (${status.reason})`));
+      const drop = unreachable(host, target.destination, `the connection dropped during the call (${status.reason})`);
+      retrying = mayRetry && link.silentDropIsUnsent && link.heard === heard && !signal.aborted && !link.stopping;
+      if (!retrying) {
+        reject(drop);
+        controller.abort();
+        return;
+      }
       controller.abort();
+      const lostAt = new Date();
+      void restartFound(link, lostAt, signal).then((restarted) => {
+        if (answered) return; // the call ended anyway (its last reply came with the drop): never run twice
+        if (!restarted) return reject(drop);
+        app.events.log(
+          "info",
+          "tmux",
+          `a call on host ${host} reached no tmux before its restart: it runs again there`,
+        );
+        resolve(linkedAttempt(app, host, signal, call, false));
+      });
     });
   });
+  lost.catch(() => {}); // answered by the race or below; never an unhandled rejection
   try {
     return await Promise.race([call(controller.signal), lost]);
+  } catch (error) {
+    if (retrying) return await lost; // the call again, or the drop: not the cancellation the drop caused
+    throw error;
   } finally {
+    answered = true;
     stop();
     signal.removeEventListener("abort", forward);
   }
+}
+
+/** Whether the link, dialled again now (within the call's time), reaches another tmux server than before `since`. */
+async function restartFound(
+  link: ReturnType<App["hosts"]["link"]>,
+  since: Date,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  await Promise.race([link.connect().catch(() => {}), aborted]);
+  return !signal.aborted && link.restartedAt !== null && link.restartedAt >= since;
 }

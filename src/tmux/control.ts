@@ -12,6 +12,8 @@ export interface ControlHandlers {
   notification?(name: string, args: string): void;
   output?(paneId: string, bytes: Uint8Array): void;
   closed?(reason: string): void;
+  /** Anything read from the client (a reply, a notification, output): the link was heard. */
+  heard?(): void;
   /**
    * After a read this large, wait `floodPauseMs` before the next one, so a flood of `%output`
    * is read in few large reads rather than one per write of tmux (each read costs the server CPU
@@ -341,6 +343,7 @@ export class ControlClient {
     const pause = this.handlers.floodPause;
     try {
       for await (const chunk of this.#io.readable) {
+        this.handlers.heard?.();
         parser.push(chunk);
         if (pause && chunk.length >= pause.bytes) await new Promise((r) => setTimeout(r, pause.ms));
       }

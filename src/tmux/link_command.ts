@@ -78,6 +78,18 @@ export function linkConnectMs(spec: LinkSpec): number {
   return spec.kind === "ssh" ? (sshTarget(spec).connectTimeoutSec + 5) * 1000 : 10_000;
 }
 
+/**
+ * Whether the link's end, with nothing read from it since a command was written, means no live
+ * tmux server took that command. A container's exec is a pipe on this machine into the container:
+ * it carries a command to a tmux that is there, which answers it (and echoes what it types) at
+ * once; an exec that stays silent is one whose tmux is gone (a container stopped, and started again, before its old
+ * exec has ended: seconds under load). Not ssh: a network can carry a command one way and lose
+ * the answer, and tmux there may have run it.
+ */
+export function silentDropIsUnsent(spec: LinkSpec): boolean {
+  return spec.kind !== "ssh";
+}
+
 /** Reads one variable of the server's environment; empty counts as unset. */
 export type EnvLookup = (name: string) => string | undefined;
 

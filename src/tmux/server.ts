@@ -2,7 +2,14 @@ import { ControlClient, type ControlHandlers } from "./control.ts";
 import { tmuxOneShotChecked } from "./oneshot.ts";
 import { classifyTmuxError, TmuxError } from "./errors.ts";
 import { HostError, remoteControlScript, unreachable } from "./ssh.ts";
-import { classifyLinkFailure, linkCommand, linkConnectMs, type LinkSpec, missingLinkProgram } from "./link_command.ts";
+import {
+  classifyLinkFailure,
+  linkCommand,
+  linkConnectMs,
+  type LinkSpec,
+  missingLinkProgram,
+  silentDropIsUnsent,
+} from "./link_command.ts";
 import { parseShellResult, type ShellResult, shellScriptCommands } from "./run_shell.ts";
 import { Backoff } from "./backoff.ts";
 import { tmuxWords, underHostLock } from "./host_session_lock.ts";
@@ -74,6 +81,7 @@ export class TmuxServer {
   #downReason: string | null = null;
   #serverIdentity: string | null = null;
   #restartedAt: Date | null = null;
+  #heard = 0;
   /** Names this link's paste buffers apart from other tmuxwright servers using the same tmux server. */
   readonly #tag = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -96,12 +104,12 @@ export class TmuxServer {
     return this.remote?.host ?? "local";
   }
 
-  /** Whether the control connection is open now (a remote link: up). */
   /** How long tmux has left the oldest command on the control connection unanswered (0: none waits). */
   get unansweredMs(): number {
     return this.#client?.unansweredMs ?? 0;
   }
 
+  /** Whether the control connection is open now (a remote link: up). */
   get connected(): boolean {
     return this.#client?.isOpen ?? false;
   }
@@ -120,6 +128,24 @@ export class TmuxServer {
    */
   get restartedAt(): Date | null {
     return this.#restartedAt;
+  }
+
+  /** How many reads the control connections have had: unchanged over a call, the call heard nothing back. */
+  get heard(): number {
+    return this.#heard;
+  }
+
+  /**
+   * Whether a drop of this link, with nothing heard since a call wrote, means the call reached no
+   * live tmux server (src/tmux/link_command.ts, silentDropIsUnsent): then it may run again.
+   */
+  get silentDropIsUnsent(): boolean {
+    return this.remote !== undefined && silentDropIsUnsent(this.remote);
+  }
+
+  /** Closed or killed by this process: nothing dials it again. */
+  get stopping(): boolean {
+    return this.#stopping;
   }
 
   /** How many times the control connection was opened: what was set up on the other side is per connection. */
@@ -336,6 +362,7 @@ export class TmuxServer {
       notification: (name, args) => this.#notificationListeners.forEach((l) => l(name, args)),
       // Only a remote link attaches with output on (its panes' logs are written from it).
       output: (paneId, bytes) => this.#outputListeners.forEach((l) => l(paneId, bytes)),
+      heard: () => void this.#heard++,
       closed: (reason) => {
         if (!attached || this.#stopping) return;
         this.#downSince ??= new Date();
