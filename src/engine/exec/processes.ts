@@ -17,9 +17,9 @@ export type { Signal };
 const PROCESS_KEEP_BYTES = 256 * 1024;
 /**
  * How long a running command may show the shell in the foreground between two of its programs. A
- * loaded machine stretches the gap (a 60 ms builtin loop took over 250 ms beside CPU burners); a
- * command that did end ends the wait as soon as its end mark arrives, so only a command that never
- * prints one costs the whole of it.
+ * loaded machine stretches the gap (with 250 ms, the test's 60 ms builtin loop was now and then
+ * taken for an end); a command that did end ends the wait as soon as its end mark arrives, so
+ * only a command that never prints one costs the whole of it.
  */
 const SHELL_GAP_MS = 1000;
 const LAST_LINES = 20;
