@@ -10,8 +10,11 @@ import type { ExecResult } from "./helpers/results.ts";
  */
 const SHELLS = { bash: "/bin/bash", zsh: "/usr/bin/zsh", fish: "/usr/bin/fish", dash: "/bin/dash" };
 
-/** Text that only the wrapper line or the marks' plumbing would put on screen. */
-const PLUMBING = /6973|\\033\]|__tw_|\/exec\/|string collect|printf '/;
+/**
+ * Text that only the wrapper line or the marks' plumbing would put on screen. A mark's number is
+ * followed by its `;` or `~`: a test directory's random hex name can hold the digits themselves.
+ */
+const PLUMBING = /6973[;~]|\\033\]|__tw_|\/exec\/|string collect|printf '/;
 
 type Exec = ExecResult & { pane_id: string };
 

@@ -124,6 +124,27 @@ for (const how of ["stdin EOF", "SIGTERM", "SIGINT"] as const) {
     });
   });
 
+  Deno.test(`on ${how} while calls wait on running commands, no session is made again or left`, async () => {
+    await withDir(async (socket, state) => {
+      const server = new RawServer(socket, state);
+      await server.initialize();
+      const pane = await server.createPane();
+      // Calls in flight when the end comes: their own ends (an interrupt, a look) must not dial tmux again.
+      await server.send("tools/call", { name: "execute_command", arguments: { command: "sleep 30" } });
+      await server.send("tools/call", {
+        name: "execute_command",
+        arguments: { pane_id: pane, command: "sleep 30", timeout_ms: 60_000 },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      if (how === "stdin EOF") await server.closeStdin();
+      else server.child.kill(how);
+      assert.equal((await server.child.status).code, 0);
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // a session made late would be there by now
+      assert.deepEqual(await workspaces(socket), []);
+      if (how !== "stdin EOF") await server.closeStdin().catch(() => {});
+    });
+  });
+
   Deno.test(`on ${how} while a command prints and its log is followed, stderr says only why it stops`, async () => {
     await withDir(async (socket, state) => {
       const server = new RawServer(socket, state);

@@ -149,11 +149,15 @@ export class Actor {
     return matching.length === 0 ? undefined : this.rng.pick(matching);
   }
 
-  add(json: Record<string, unknown>, kind: PaneRec["kind"], host: string | null): PaneRec {
+  /**
+   * A pane a call made; `calledAt` is when that call began: a fault after it may have met the pane
+   * on its way (made on a host's tmux server just before that server was restarted).
+   */
+  add(json: Record<string, unknown>, kind: PaneRec["kind"], host: string | null, calledAt: number): PaneRec {
     const pane: PaneRec = {
       id: String(json.pane_id),
       kind,
-      born: performance.now(),
+      born: calledAt,
       host,
       window: typeof json.window_id === "string" ? json.window_id : null,
     };

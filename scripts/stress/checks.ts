@@ -69,9 +69,13 @@ export class Ledger {
     );
   }
 
-  /** The number of faults of these kinds begun since `since` (a pane may be gone because of one). */
+  /**
+   * The number of faults of these kinds not over by `since` (a pane may be gone because of one): a
+   * fault in progress then counts, as a pane made on a host's tmux server just before the fault
+   * restarted it is gone with it.
+   */
   faultsSince(since: number, kinds: readonly string[]): number {
-    return this.faults.filter((f) => f.start >= since && kinds.includes(f.kind)).length;
+    return this.faults.filter((f) => f.end >= since && kinds.includes(f.kind)).length;
   }
 
   /**

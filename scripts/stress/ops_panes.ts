@@ -15,7 +15,7 @@ export async function createShell(a: Actor, host?: string): Promise<PaneRec | un
   const r = answer.json;
   const id = host ? new RegExp(`^${host}:%\\d+$`) : /^%\d+$/;
   a.expect(r.name === name && id.test(String(r.pane_id)), "create_pane: expected its name and id", answer, from);
-  return a.add(r, "shell", host ?? null);
+  return a.add(r, "shell", host ?? null, from);
 }
 
 export async function createRemote(a: Actor): Promise<void> {
@@ -32,7 +32,7 @@ export async function split(a: Actor): Promise<void> {
   const answer = await a.call("split_pane", { pane_id: from.id, direction, name }, 20_000);
   if (!a.settle("split_pane", answer, t, from)) return;
   a.expect(answer.json.name === name, "split_pane: expected its name", answer, t);
-  a.add(answer.json, "shell", from.host);
+  a.add(answer.json, "shell", from.host, t);
 }
 
 export async function kill(a: Actor): Promise<void> {

@@ -29,7 +29,7 @@ export async function exec(a: Actor): Promise<void> {
   a.expect(r.timed_out === false, "a command of under a second timed out", answer, from);
   const exact = r.output === output && r.exit_code === k;
   a.expect(exact, `execute_command: expected ${JSON.stringify(output)} and exit ${k}`, answer, from);
-  const target = pane ?? a.panes.find((p) => p.id === r.pane_id) ?? a.add(r, "shell", null);
+  const target = pane ?? a.panes.find((p) => p.id === r.pane_id) ?? a.add(r, "shell", null, from);
   if (exact && !a.excused(from)) {
     target.token = token;
     a.ledger.loggedTokens.push(token);
@@ -62,7 +62,7 @@ export async function repl(a: Actor): Promise<void> {
     const from = performance.now();
     const created = await a.call("create_pane", { name: `r${a.token()}`, command: "python3 -q" }, 20_000);
     if (!a.settle("create_pane", created, from)) return;
-    pane = a.add(created.json, "repl", null);
+    pane = a.add(created.json, "repl", null, from);
   }
   const [x, y] = [a.rng.int(2, 999), a.rng.int(2, 999)];
   const from = performance.now();
@@ -89,7 +89,7 @@ export async function processReady(a: Actor): Promise<void> {
   const r = answer.json;
   const ok = r.outcome === "ready" && r.matched_line === `READY-${token}`;
   a.expect(ok, "start_process: expected outcome ready on its line", answer, from);
-  a.add(r, "proc", null);
+  a.add(r, "proc", null, from);
 }
 
 export async function processExits(a: Actor): Promise<void> {

@@ -74,6 +74,7 @@ export class TmuxServer {
   #connections = 0;
   #guardedTail: Promise<unknown> = Promise.resolve();
   #stopping = false;
+  #closed = false;
   #shellRuns = 0;
   readonly #backoff = new Backoff();
   #lastFailure: HostError | null = null;
@@ -143,9 +144,9 @@ export class TmuxServer {
     return this.remote !== undefined && silentDropIsUnsent(this.remote);
   }
 
-  /** Closed or killed by this process: nothing dials it again. */
+  /** Closed by this process (it is ending): nothing dials it again. */
   get stopping(): boolean {
-    return this.#stopping;
+    return this.#closed;
   }
 
   /** How many times the control connection was opened: what was set up on the other side is per connection. */
@@ -322,6 +323,7 @@ export class TmuxServer {
 
   async close(): Promise<void> {
     this.#stopping = true;
+    this.#closed = true;
     const client = this.#client;
     this.#client = null;
     if (!client) return;
@@ -338,6 +340,11 @@ export class TmuxServer {
 
   #connection(): Promise<ControlClient> {
     if (this.#client?.isOpen) return Promise.resolve(this.#client);
+    if (this.#closed) {
+      // A call still running as the process ends must not connect again: the link's prepare would
+      // make the workspace's session anew after its end had removed it, and leave it behind.
+      return Promise.reject(new TmuxError("disconnected", "tmux connection is closed: tmuxwright is stopping"));
+    }
     this.#connecting ??= this.#connect().finally(() => this.#connecting = null);
     return this.#connecting;
   }
