@@ -135,7 +135,11 @@ for (const how of ["stdin EOF", "SIGTERM", "SIGINT"] as const) {
         name: "execute_command",
         arguments: { pane_id: pane, command: "sleep 30", timeout_ms: 60_000 },
       });
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Both commands run (their calls wait on them) before the end comes.
+      const sleeping = async () =>
+        (await tmuxAt(socket, "list-panes", "-a", "-F", "#{pane_current_command}")).stdout.split("\n")
+          .filter((command) => command === "sleep").length;
+      await until(sleeping, (n) => n === 2, 15_000);
       if (how === "stdin EOF") await server.closeStdin();
       else server.child.kill(how);
       assert.equal((await server.child.status).code, 0);

@@ -136,9 +136,10 @@ export function tagResult(
  * Runs a call on `host`; if the host's link goes down meanwhile, the call fails at once with
  * HOST_UNREACHABLE naming the host (and its work is cancelled), whatever it was waiting for:
  * output that the drop holds back would otherwise keep it waiting until its own timeout. One
- * exception: a link whose silence proves the call reached no tmux (a container's exec outliving
+ * exception: a link whose silence means the call reached no tmux (a container's exec outliving
  * its container, `silentDropIsUnsent`) is dialled again, and if it finds the host's tmux server
- * restarted, the call runs again there, once: what it would have done died with the old server.
+ * restarted, the call runs again there, once, after its first attempt has ended: what that
+ * attempt would have done died with the old server.
  */
 export function whileLinked<T>(
   app: App,
@@ -164,35 +165,37 @@ async function linkedAttempt<T>(
   let stop = () => {};
   let retrying = false;
   let answered = false;
+  let attemptEnded: Promise<unknown> = Promise.resolve();
   const lost = new Promise<T>((resolve, reject) => {
     stop = link.onStatus((status) => {
       if (status.kind !== "lost") return;
-      stop(); // one drop per attempt: a retry's own link has its own listener
+      stop(); // this attempt hears one drop; a retry listens for its own
       const target = app.hosts.target(host);
       const drop = unreachable(host, target.destination, `the connection dropped during the call (${status.reason})`);
-      retrying = mayRetry && link.silentDropIsUnsent && link.heard === heard && !signal.aborted && !link.stopping;
-      if (!retrying) {
-        reject(drop);
-        controller.abort();
-        return;
-      }
+      retrying = mayRetry && link.silentDropIsUnsent && link.heard === heard && !signal.aborted;
       controller.abort();
+      if (!retrying) return reject(drop);
       const lostAt = new Date();
-      void restartFound(link, lostAt, signal).then((restarted) => {
-        if (answered) return; // the call ended anyway (its last reply came with the drop): never run twice
-        if (!restarted) return reject(drop);
+      void (async () => {
+        const restarted = await untilOrAborted(restartFound(link, lostAt), signal);
+        if (restarted) await untilOrAborted(attemptEnded, signal); // never two attempts at once
+        // Answered meanwhile: the attempt returned its value despite the abort; it is not run twice.
+        if (answered) return;
+        if (!restarted || signal.aborted) return reject(drop);
         app.events.log(
           "info",
           "tmux",
           `a call on host ${host} reached no tmux before its restart: it runs again there`,
         );
         resolve(linkedAttempt(app, host, signal, call, false));
-      });
+      })();
     });
   });
   lost.catch(() => {}); // answered by the race or below; never an unhandled rejection
   try {
-    return await Promise.race([call(controller.signal), lost]);
+    const attempt = call(controller.signal);
+    attemptEnded = attempt.catch(() => {});
+    return await Promise.race([attempt, lost]);
   } catch (error) {
     if (retrying) return await lost; // the call again, or the drop: not the cancellation the drop caused
     throw error;
@@ -203,13 +206,21 @@ async function linkedAttempt<T>(
   }
 }
 
-/** Whether the link, dialled again now (within the call's time), reaches another tmux server than before `since`. */
-async function restartFound(
-  link: ReturnType<App["hosts"]["link"]>,
-  since: Date,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-  await Promise.race([link.connect().catch(() => {}), aborted]);
-  return !signal.aborted && link.restartedAt !== null && link.restartedAt >= since;
+/** Whether the link, dialled again now, reaches another tmux server than before `since`. */
+async function restartFound(link: ReturnType<App["hosts"]["link"]>, since: Date): Promise<boolean> {
+  await link.connect().catch(() => {}); // within its backoff it fails at once: then the drop is the answer
+  return link.restartedAt !== null && link.restartedAt >= since;
+}
+
+/** `work`'s value, or undefined once `signal` aborts first (the call's deadline). */
+async function untilOrAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return undefined;
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((resolve) => onAbort = () => resolve(undefined));
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }

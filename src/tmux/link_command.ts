@@ -80,14 +80,20 @@ export function linkConnectMs(spec: LinkSpec): number {
 
 /**
  * Whether the link's end, with nothing read from it since a command was written, means no live
- * tmux server took that command. A container's exec is a pipe on this machine into the container:
- * it carries a command to a tmux that is there, which answers it (and echoes what it types) at
- * once; an exec that stays silent is one whose tmux is gone (a container stopped, and started again, before its old
- * exec has ended: seconds under load). Not ssh: a network can carry a command one way and lose
- * the answer, and tmux there may have run it.
+ * tmux server took that command (short of a blocking step, whose answer comes only at its end,
+ * or a tmux that crashed on it). A container's exec through a runtime on this machine is a pipe
+ * into the container: it carries a command to a tmux that is there, which answers it (and echoes
+ * what it types) at once; an exec that stays silent is one whose tmux is gone (a container stopped,
+ * and started again, before its old exec has ended: seconds under load). Not ssh, nor a runtime
+ * whose daemon is reached over a network (DOCKER_HOST, CONTAINER_HOST other than unix://, or a
+ * Docker context): a network can carry a command one way and lose the answer.
  */
-export function silentDropIsUnsent(spec: LinkSpec): boolean {
-  return spec.kind !== "ssh";
+export function silentDropIsUnsent(spec: LinkSpec, env: EnvLookup = readEnv): boolean {
+  if (spec.kind === "ssh" || env("DOCKER_CONTEXT")) return false;
+  return ["DOCKER_HOST", "CONTAINER_HOST"].every((name) => {
+    const value = env(name);
+    return !value || value.startsWith("unix://");
+  });
 }
 
 /** Reads one variable of the server's environment; empty counts as unset. */

@@ -54,6 +54,9 @@ export const SLOW_COMMAND_MS = 500;
 /** A local command unanswered this long has stuck the connection, which is then replaced. */
 export const STALLED_COMMAND_MS = 15_000;
 
+/** How long close() lets a local connect under way finish (one takes ~20 ms) before it closes what is there. */
+const CLOSE_WAIT_MS = 1000;
+
 /**
  * One tmux server (one socket): a lazily opened, persistent control connection plus the
  * one-shot path. If tmux exits or the connection breaks, in-flight calls fail and the next
@@ -142,11 +145,6 @@ export class TmuxServer {
    */
   get silentDropIsUnsent(): boolean {
     return this.remote !== undefined && silentDropIsUnsent(this.remote);
-  }
-
-  /** Closed by this process (it is ending): nothing dials it again. */
-  get stopping(): boolean {
-    return this.#closed;
   }
 
   /** How many times the control connection was opened: what was set up on the other side is per connection. */
@@ -324,6 +322,12 @@ export class TmuxServer {
   async close(): Promise<void> {
     this.#stopping = true;
     this.#closed = true;
+    // A local connect under way ends first (briefly), so the session its prepare made is there for
+    // the workspace's end to remove. A host's is not waited for: its lease ends what it made there.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const pending = this.remote ? undefined : this.#connecting?.then(() => {}, () => {});
+    if (pending) await Promise.race([pending, new Promise((resolve) => timer = setTimeout(resolve, CLOSE_WAIT_MS))]);
+    clearTimeout(timer);
     const client = this.#client;
     this.#client = null;
     if (!client) return;
@@ -333,7 +337,6 @@ export class TmuxServer {
   }
 
   kill(): void {
-    this.#stopping = true;
     this.#client?.kill();
     this.#client = null;
   }
@@ -364,14 +367,15 @@ export class TmuxServer {
       }
     }
     const session = await this.prepare();
-    let attached = false;
+    let mine: ControlClient | null = null;
     const handlers: ControlHandlers = {
       notification: (name, args) => this.#notificationListeners.forEach((l) => l(name, args)),
       // Only a remote link attaches with output on (its panes' logs are written from it).
       output: (paneId, bytes) => this.#outputListeners.forEach((l) => l(paneId, bytes)),
       heard: () => void this.#heard++,
       closed: (reason) => {
-        if (!attached || this.#stopping) return;
+        // Only the connection in use: one that kill() or close() ended is no news.
+        if (mine === null || this.#client !== mine || this.#stopping) return;
         this.#downSince ??= new Date();
         this.#downReason = reason;
         this.#status({ kind: "lost", reason });
@@ -384,7 +388,14 @@ export class TmuxServer {
       await (this.remote
         ? this.#connectRemote(this.remote, session, handlers)
         : ControlClient.connect(this.socketArgs, session, handlers, this.relayRoot));
-    attached = true;
+    if (this.#closed) {
+      // Closed while this connect ran past close()'s wait: the connection is not kept.
+      const late = this.#client;
+      this.#client = null;
+      late.kill();
+      throw new TmuxError("disconnected", "tmux connection is closed: tmuxwright is stopping");
+    }
+    mine = this.#client;
     this.#downSince = null;
     this.#downReason = null;
     const identity = this.#client.serverIdentity;

@@ -144,7 +144,7 @@ export class ProcessManager {
       return { wasRunning: false, stopped: true, exitCode: pane.exitCode, lastLines: tail(), elapsedMs: elapsed() };
     }
     const atShell = (command: string) => shellKind(command) !== null && (typed === null || command === typed.shellName);
-    const before = await foregroundOf(this.tmux, pane.paneId, typed, atShell);
+    const before = await foregroundOf(this.tmux, pane.paneId, typed, atShell, started + timeoutMs, abort);
     if (before.dead || atShell(before.command)) {
       const exitCode = job?.exit?.code ?? null;
       return {
@@ -243,19 +243,24 @@ export class ProcessManager {
 /**
  * tmux's view of the pane's foreground. A command that has begun and not ended can show the
  * shell for a moment (the shell runs builtins between two programs of a list, or has not forked
- * the next one yet): the shell seen then is looked at again for up to SHELL_GAP_MS.
+ * the next one yet): the shell seen then is looked at again for up to SHELL_GAP_MS, within the
+ * stop's budget.
  */
 async function foregroundOf(
   tmux: TmuxServer,
   paneId: string,
   typed: Typed | null,
   atShell: (command: string) => boolean,
+  stopBy: number,
+  abort?: AbortSignal,
 ): Promise<ForegroundState> {
-  const deadline = performance.now() + SHELL_GAP_MS;
+  const deadline = Math.min(performance.now() + SHELL_GAP_MS, stopBy); // within the stop's own budget
   for (;;) {
     const state = await foreground(tmux, paneId);
     const running = typed !== null && typed.scanner.startEnd !== null && typed.scanner.end === null;
-    if (state.dead || !atShell(state.command) || !running || performance.now() >= deadline) return state;
-    await wakeOn(typed.changed(), 10);
+    if (state.dead || !atShell(state.command) || !running || performance.now() >= deadline || abort?.aborted) {
+      return state;
+    }
+    await wakeOn(typed.changed(), 10, abort);
   }
 }
