@@ -76,7 +76,6 @@ export class TmuxServer {
   readonly #sendListeners = new Set<(commands: readonly (readonly string[])[]) => void>();
   #connections = 0;
   #guardedTail: Promise<unknown> = Promise.resolve();
-  #stopping = false;
   #closed = false;
   #shellRuns = 0;
   readonly #backoff = new Backoff();
@@ -320,7 +319,6 @@ export class TmuxServer {
   }
 
   async close(): Promise<void> {
-    this.#stopping = true;
     this.#closed = true;
     // A local connect under way ends first (briefly), so the session its prepare made is there for
     // the workspace's end to remove. A host's is not waited for: its lease ends what it made there.
@@ -346,7 +344,7 @@ export class TmuxServer {
     if (this.#closed) {
       // A call still running as the process ends must not connect again: the link's prepare would
       // make the workspace's session anew after its end had removed it, and leave it behind.
-      return Promise.reject(new TmuxError("disconnected", "tmux connection is closed: tmuxwright is stopping"));
+      return Promise.reject(closedError());
     }
     this.#connecting ??= this.#connect().finally(() => this.#connecting = null);
     return this.#connecting;
@@ -375,7 +373,7 @@ export class TmuxServer {
       heard: () => void this.#heard++,
       closed: (reason) => {
         // Only the connection in use: one that kill() or close() ended is no news.
-        if (mine === null || this.#client !== mine || this.#stopping) return;
+        if (mine === null || this.#client !== mine) return;
         this.#downSince ??= new Date();
         this.#downReason = reason;
         this.#status({ kind: "lost", reason });
@@ -393,7 +391,7 @@ export class TmuxServer {
       const late = this.#client;
       this.#client = null;
       late.kill();
-      throw new TmuxError("disconnected", "tmux connection is closed: tmuxwright is stopping");
+      throw closedError();
     }
     mine = this.#client;
     this.#downSince = null;
@@ -458,4 +456,8 @@ export class TmuxServer {
       } catch { /* a listener's failure is not the connection's */ }
     }
   }
+}
+
+function closedError(): TmuxError {
+  return new TmuxError("disconnected", "tmux connection is closed: tmuxwright is stopping");
 }
